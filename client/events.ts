@@ -1,0 +1,50 @@
+/**
+ * The typed events a host can listen to with `host.on()`: every runtime
+ * event (the Socket.IO names, which SSE uses too; payloads as protocol/
+ * defines them) plus the SDK's own `action:start` and `action:end` around
+ * each host action it runs.
+ *
+ * @module
+ */
+import type { PendingToolCall, ServerEvents } from "./_protocol.ts";
+
+export type {
+  ErrorEvent,
+  FinalResponse,
+  PendingToolCall,
+  StatusEvent,
+  TextDeltaEvent,
+  ThinkingDeltaEvent,
+  ToolCallEvent,
+  ToolErrorEvent,
+  ToolResultEvent,
+} from "./_protocol.ts";
+
+/** `action:start`: the SDK is about to run a host action's handler. */
+export interface ActionStartEvent {
+  call: PendingToolCall;
+}
+
+/** `action:end`: a host action settled; `outcome` and `result` are what the runtime is told. */
+export interface ActionEndEvent {
+  call: PendingToolCall;
+  outcome: "success" | "failed";
+  result: unknown;
+}
+
+/**
+ * Event name to payload, for `host.on()`.
+ *
+ * @example
+ * ```ts
+ * host.on("assistant:text_delta", (e) => output.append(e.content));
+ * host.on("action:end", (e) => console.log(e.call.tool_name, e.outcome));
+ * ```
+ */
+export interface TetherEventMap extends ServerEvents {
+  "action:start": ActionStartEvent;
+  "action:end": ActionEndEvent;
+}
+
+/** A name of `TetherEventMap`. */
+export type TetherEventName = keyof TetherEventMap;

@@ -1,0 +1,412 @@
+/**
+ * The host object: what a page registers about itself, the conversation
+ * with the runtime, and the host calls it answers exactly once.
+ *
+ * @module
+ */
+import { CallRunner } from "./_calls.ts";
+import { type HeadersSource, headersOf, jsonRequest, runtimeHref } from "./_http.ts";
+import { newId } from "./_id.ts";
+import { loadHostContextParser } from "./_protocol.ts";
+import type {
+  Attachment,
+  AttachmentInput,
+  BackgroundEntry,
+  HostContext,
+  HostInfo,
+  NavigationTarget,
+  View,
+} from "./_protocol.ts";
+import { ContextRegistry, type Disposer, type Source } from "./context.ts";
+import { type DecideOptions, type Decision, type ReceiptOptions, requestDecision, sendReceipt } from "./decision.ts";
+import type { FinalResponse, PendingToolCall, TetherEventMap } from "./events.ts";
+import { indexedDbJournal } from "./indexeddb_journal.ts";
+import { type Journal, memoryJournal } from "./journal.ts";
+import type { ActionHandler } from "./run_action.ts";
+import { runAction } from "./run_action.ts";
+import { type Parameters, toJsonSchema } from "./schema.ts";
+import { screenshot, type ScreenshotOptions } from "./screenshot.ts";
+import { applyEvent, type HostState, type StateEvent } from "./state.ts";
+import { createStore, type Store } from "./store.ts";
+import { sseTransport } from "./sse_transport.ts";
+import type { ConnectionState, Transport, TransportFactory } from "./transport.ts";
+import { offerToWebMcp } from "./webmcp.ts";
+
+/** Options of `createHost()`. */
+export interface HostOptions {
+  /** The runtime's base URL, e.g. `http://127.0.0.1:7100`. */
+  runtimeUrl: string;
+  /** The conversation's session. Default: one per tab, kept across reloads in sessionStorage. */
+  sessionId?: string;
+  /** `sseTransport()` (default) or `socketIoTransport()`. */
+  transport?: TransportFactory;
+  /** Descriptive metadata sent as `host`. Default `{ name: location.hostname, kind: "browser" }`. */
+  host?: HostInfo;
+  /** Headers for every request (a bearer token, say). */
+  headers?: HeadersSource;
+  /** Where calls are recorded. Default: `indexedDbJournal()` where IndexedDB exists, else `memoryJournal()`. */
+  journal?: Journal;
+  /** Default handler timeout in ms. Default 30 s. */
+  actionTimeout?: number;
+  /**
+   * `each-message`: attach a screenshot to every message; `on-request`: offer
+   * a `take_screenshot` action the model calls when it wants to look; `never` (default).
+   */
+  screenshots?: "never" | "each-message" | "on-request";
+  /** How those screenshots are taken. */
+  screenshotOptions?: ScreenshotOptions;
+  /** Offer actions to WebMCP where the browser has it. Default true. */
+  webmcp?: boolean;
+  /** Connect (and recover pending calls) on the next task after creation. Default true. */
+  autoConnect?: boolean;
+}
+
+/** Options of `host.action()`. */
+export interface ActionOptions {
+  /** What the action does, for the model. */
+  description: string;
+  /** A JSON schema of type object, or a zod (or other self-describing Standard Schema) object schema. */
+  parameters?: Parameters;
+  /** Handler timeout in ms (default: the host's `actionTimeout`). */
+  timeout?: number;
+  /** Safe to run again: after a reload cut it off, it runs again instead of being reported unknown. */
+  idempotent?: boolean;
+  /** Offer it to WebMCP too. Default: the host's `webmcp`. */
+  webmcp?: boolean;
+}
+
+/** Options of `host.send()`. */
+export interface SendOptions {
+  /** Reference attachments (or screenshots) for this message. */
+  attachments?: AttachmentInput[];
+  /** The client message id. Default: a fresh one. */
+  id?: string;
+  /** `steering` delivers the text to the live turn (streaming transports). */
+  messageType?: "standard" | "steering";
+  /** Per-request overrides that only lower limits or pick an allowed model. */
+  config?: Record<string, unknown>;
+}
+
+/** `GET /api/sessions/{id}` */
+interface SessionInfo {
+  pending_action: { tool_call_id: string; tool_name: string; arguments: Record<string, unknown>; queued: string[] } | null;
+}
+
+interface Exchange {
+  resolve(final: FinalResponse | undefined): void;
+  reject(error: unknown): void;
+  final?: FinalResponse;
+}
+
+const defaultSession = (runtimeUrl: string): string => {
+  const key = `tether:session:${runtimeUrl}`;
+  try {
+    const id = sessionStorage.getItem(key) ?? newId("s-");
+    sessionStorage.setItem(key, id);
+    return id;
+  } catch {
+    return newId("s-");
+  }
+};
+
+/**
+ * A page's connection to the assistant: register what it shows and can do,
+ * send messages, and let the SDK answer the runtime's host calls.
+ *
+ * @example
+ * ```ts
+ * const host = createHost({ runtimeUrl: "http://127.0.0.1:7100" });
+ * host.view({ name: "tasks", data: () => ({ open: tasks.length }) });
+ * host.action("select_task", { description: "Select a task.", parameters: schema }, ({ id }) => select(id));
+ * await host.send("select task 3");
+ * ```
+ */
+export class Host {
+  /** The conversation state; subscribe to render it. */
+  readonly state: Store<HostState>;
+  #options: HostOptions;
+  #registry: ContextRegistry;
+  #transport: Transport;
+  #journal: Journal;
+  #runner: CallRunner;
+  #listeners = new Map<string, Set<(payload: never) => void>>();
+  #lastSeq = 0;
+  #connected?: Promise<void>;
+  #exchange?: Exchange;
+  #turnCall?: PendingToolCall;
+  #cancel = new AbortController();
+  #closed = false;
+  #decisions = new Map<string, string>();
+
+  constructor(options: HostOptions) {
+    this.#options = options;
+    const sessionId = options.sessionId ?? defaultSession(options.runtimeUrl);
+    this.state = createStore<HostState>({
+      sessionId,
+      connection: "idle",
+      running: false,
+      messages: [],
+      streamingText: "",
+      pending: null,
+      error: null,
+    });
+    this.#registry = new ContextRegistry(
+      options.host ?? { name: globalThis.location?.hostname || "browser", kind: "browser" },
+    );
+    this.#journal = options.journal ?? (globalThis.indexedDB ? indexedDbJournal() : memoryJournal());
+    this.#transport = (options.transport ?? sseTransport())({
+      runtimeUrl: options.runtimeUrl,
+      sessionId,
+      headers: options.headers,
+      lastSeq: () => this.#lastSeq,
+      event: (name, payload) => this.#onEvent(name, payload),
+      state: (state) => this.#onConnection(state),
+    });
+    this.#runner = new CallRunner({
+      sessionId,
+      journal: this.#journal,
+      registry: this.#registry,
+      timeout: options.actionTimeout ?? 30_000,
+      send: (body) => {
+        this.#exchange ??= { resolve() {}, reject() {} };
+        return this.#transport.send(body);
+      },
+      emit: (name, payload) => this.#dispatch(name, payload),
+      signal: () => this.#cancel.signal,
+      closed: () => this.#closed,
+    });
+    if (options.screenshots === "on-request") {
+      this.action("take_screenshot", {
+        description: "Take a screenshot of the page as the user sees it now; then call look_at_screen to see it.",
+        webmcp: false,
+      }, async () => ({ screenshot: (await this.screenshot()).data_uri }));
+    }
+    loadHostContextParser().catch(() => {}); // warm the schema chunk before the first message
+    if (options.autoConnect !== false) setTimeout(() => this.connect().catch(() => {}), 0);
+  }
+
+  /** The session of the conversation. */
+  get sessionId(): string {
+    return this.state.get().sessionId;
+  }
+
+  /** Shows what is on screen (the latest view registered wins); pass a function to have it read at each message. */
+  view(view: Source<View>): Disposer {
+    return this.#registry.view(view);
+  }
+
+  /** Declares places the host can go. */
+  navigation(targets: Source<NavigationTarget[]>): Disposer {
+    return this.#registry.navigation(targets);
+  }
+
+  /** Summarises something off screen under `name`. */
+  background(name: string, entry: Source<BackgroundEntry>): Disposer {
+    return this.#registry.background(name, entry);
+  }
+
+  /** Adds host-specific data the runtime passes to the model as JSON. */
+  extensions(data: Source<Record<string, unknown>>): Disposer {
+    return this.#registry.extensions(data);
+  }
+
+  /** Attaches content to the context of every message until disposed. */
+  attach(attachment: AttachmentInput): Disposer {
+    return this.#registry.attach(attachment);
+  }
+
+  /** Registers an action the model may call; the handler's return value is the tool result. */
+  action<Args = any>(name: string, options: ActionOptions, handler: ActionHandler<Args>): Disposer {
+    const definition = { name, ...options, handler };
+    const dispose = this.#registry.action(definition);
+    const withdraw = options.webmcp ?? this.#options.webmcp ?? true
+      ? offerToWebMcp(name, options.description, toJsonSchema(options.parameters), (args) =>
+        runAction(definition, { call_id: newId("webmcp-"), tool_name: name, arguments: args }, {
+          timeout: this.#options.actionTimeout,
+        }))
+      : () => {};
+    return () => (dispose(), withdraw());
+  }
+
+  /** The host_context as the next message would carry it: fresh, validated, stamped. */
+  context(): Promise<HostContext> {
+    return this.#registry.build();
+  }
+
+  /** A screenshot attachment of the page or of one element. */
+  screenshot(options: ScreenshotOptions = {}): Promise<Attachment> {
+    return screenshot({ ...this.#options.screenshotOptions, ...options });
+  }
+
+  /** Connects and recovers pending calls (after a reload, say); called by itself unless `autoConnect: false`. */
+  connect(): Promise<void> {
+    return this.#connected ??= this.#transport.connect().then(() => this.#recover());
+  }
+
+  /**
+   * Sends a message and answers every host call it leads to; resolves with
+   * the turn's last `final_response` once no call is pending.
+   */
+  async send(text: string, options: SendOptions = {}): Promise<FinalResponse | undefined> {
+    const attachments = [...(options.attachments ?? [])];
+    if (this.#options.screenshots === "each-message") attachments.push(await this.screenshot());
+    const body: Record<string, unknown> = {
+      id: options.id ?? newId("m-"),
+      session_id: this.sessionId,
+      content: text,
+      host_context: await this.#registry.build(),
+    };
+    if (attachments.length) body.attachments = attachments;
+    if (options.messageType) body.message_type = options.messageType;
+    if (options.config) body.config = options.config;
+    await this.connect().catch(() => {});
+    if (options.messageType !== "steering") {
+      // A new message supersedes the exchange in flight.
+      this.#exchange?.resolve(this.#exchange.final);
+      this.#exchange = undefined;
+      this.#turnCall = undefined;
+    }
+    let exchange: Exchange | undefined;
+    const result = new Promise<FinalResponse | undefined>((resolve, reject) => {
+      if (options.messageType !== "steering") this.#exchange = exchange = { resolve, reject };
+      else resolve(undefined);
+    });
+    this.#update(["user", { id: body.id as string, content: text }]);
+    try {
+      await this.#transport.send(body);
+    } catch (error) {
+      if (this.#exchange === exchange) this.#exchange = undefined;
+      throw error;
+    }
+    return result;
+  }
+
+  /** Cancels the live turn and aborts the signal of a running handler (which decides whether to stop). */
+  async cancel(): Promise<void> {
+    this.#cancel.abort(new DOMException("The user cancelled the turn.", "AbortError"));
+    this.#cancel = new AbortController();
+    await this.#transport.cancel();
+  }
+
+  /** Listens to a runtime or SDK event; returns the function that stops listening. */
+  on<K extends keyof TetherEventMap>(event: K, fn: (payload: TetherEventMap[K]) => void): Disposer {
+    const set = this.#listeners.get(event) ?? new Set();
+    this.#listeners.set(event, set);
+    set.add(fn as (payload: never) => void);
+    return () => void set.delete(fn as (payload: never) => void);
+  }
+
+  /** Asks for one silent decision (`output_mode: "host_tools"`), in a fresh session unless one is given. */
+  async decide(content: string, options: DecideOptions = {}): Promise<Decision> {
+    const decision = await requestDecision(this.#options.runtimeUrl, headersOf(this.#options.headers), await this.#registry.build(), content, options);
+    if (decision.decision === "pending") this.#decisions.set(decision.call.call_id, decision.sessionId);
+    return decision;
+  }
+
+  /** Reports what the engine did with a decided call; resolves with `decision: "completed"`, a repeat is a 409. */
+  async receipt(callId: string, result: unknown, options: ReceiptOptions = {}): Promise<Decision> {
+    const sessionId = options.sessionId ?? this.#decisions.get(callId);
+    if (!sessionId) throw new TypeError(`No decision of this host returned the call ${callId}; pass its sessionId.`);
+    const decision = await sendReceipt(this.#options.runtimeUrl, headersOf(this.#options.headers), sessionId, callId, result, options);
+    this.#decisions.delete(callId);
+    return decision;
+  }
+
+  /** Closes the transport; pending deliveries stop (the journal keeps them for the next page). */
+  close(): void {
+    this.#closed = true;
+    this.#transport.close();
+  }
+
+  #update(event: StateEvent): void {
+    this.state.set((state) => applyEvent(state, event));
+  }
+
+  #dispatch<K extends keyof TetherEventMap>(name: K, payload: TetherEventMap[K]): void {
+    this.#update([name, payload] as StateEvent);
+    for (const fn of [...this.#listeners.get(name) ?? []]) {
+      try {
+        (fn as (payload: TetherEventMap[K]) => void)(payload);
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  }
+
+  #onEvent(name: string, payload: Record<string, unknown>): void {
+    const seq = payload.seq;
+    if (typeof seq === "number") {
+      if (seq <= this.#lastSeq) return;
+      this.#lastSeq = seq;
+    }
+    if (name === "assistant:final_response") {
+      const final = payload as unknown as FinalResponse;
+      if (this.#exchange) {
+        this.#exchange.final = final;
+        if (final.pending_tool_call) this.#turnCall = final.pending_tool_call;
+      }
+    }
+    this.#dispatch(name as keyof TetherEventMap, payload as never);
+    if (name === "assistant:status" && payload.status === "completed") {
+      const call = this.#turnCall;
+      this.#turnCall = undefined;
+      // A 409 means the runtime took another answer or moved on: the exchange is over, not failed.
+      if (call) this.#runner.schedule(call).catch((error) => this.#finish(error.status === 409 ? undefined : error));
+      else this.#finish();
+    }
+  }
+
+  /** Ends the exchange in flight: resolved with its last answer, or rejected with `error`. */
+  #finish(error?: unknown): void {
+    const exchange = this.#exchange;
+    this.#exchange = undefined;
+    if (!exchange) return;
+    if (error !== undefined) exchange.reject(error);
+    else exchange.resolve(exchange.final);
+  }
+
+  #onConnection(connection: ConnectionState): void {
+    const previous = this.state.get().connection;
+    this.state.set((state) => ({ ...state, connection }));
+    if (connection === "open" && previous === "reconnecting") this.#recover().catch(() => {});
+  }
+
+  /**
+   * Asks the runtime what is pending and reconciles the journal with it; when
+   * the runtime cannot be reached, tries again later in the background.
+   */
+  async #recover(delay = 500): Promise<void> {
+    let info: SessionInfo | null;
+    try {
+      info = await jsonRequest<SessionInfo>(
+        runtimeHref(this.#options.runtimeUrl, `api/sessions/${encodeURIComponent(this.sessionId)}`),
+        "GET",
+        headersOf(this.#options.headers),
+      );
+    } catch (error) {
+      const status = (error as { status?: number }).status ?? 0;
+      if (status === 404) info = null;
+      else {
+        if ((status === 0 || status >= 500) && !this.#closed) {
+          setTimeout(() => this.#recover(Math.min(delay * 2, 15_000)).catch(() => {}), delay);
+        }
+        return;
+      }
+    }
+    await this.#runner.recover(info?.pending_action ?? null).catch((error) => this.#finish(error.status === 409 ? undefined : error));
+  }
+}
+
+/**
+ * Creates the host object for a page.
+ *
+ * @example
+ * ```ts
+ * const host = createHost({ runtimeUrl: "http://127.0.0.1:7100", transport: socketIoTransport() });
+ * ```
+ */
+export function createHost(options: HostOptions): Host {
+  return new Host(options);
+}

@@ -1,0 +1,89 @@
+/**
+ * The call journal: what makes host actions run exactly once. The host
+ * records a call before its handler starts and its result when it ends, and
+ * forgets it once the runtime acknowledged the result. After a reload the
+ * host reads it back: a finished call is re-sent, never re-run; a call that
+ * started and never finished is reported as of unknown outcome.
+ *
+ * Implementations: `indexedDbJournal()` (the default in browsers; survives
+ * reloads and is shared by the tabs of an origin) and `memoryJournal()`.
+ *
+ * @module
+ */
+
+/** One host call as the journal knows it. */
+export interface JournalEntry {
+  sessionId: string;
+  callId: string;
+  toolName: string;
+  arguments: Record<string, unknown>;
+  /** `started`: the handler may be running or was cut off; `finished`: `result` and `outcome` are final. */
+  state: "started" | "finished";
+  result?: unknown;
+  outcome?: "success" | "failed";
+  /** The continuation's message id, reused on every re-send so the runtime can spot a repeat. */
+  messageId: string;
+  /** Epoch ms when the call was claimed. */
+  startedAt: number;
+}
+
+/**
+ * Where the host records its calls. `claim` must be atomic: of two tabs
+ * claiming one call, exactly one gets `true`.
+ *
+ * @example
+ * ```ts
+ * const journal: Journal = memoryJournal();
+ * if (await journal.claim(entry)) {
+ *   // run the handler, then journal.put({ ...entry, state: "finished", result, outcome })
+ * }
+ * ```
+ */
+export interface Journal {
+  /** Records a call about to start; false when the call is already recorded. */
+  claim(entry: JournalEntry): Promise<boolean>;
+  /** Writes an entry (finished, or restarted for an idempotent re-run). */
+  put(entry: JournalEntry): Promise<void>;
+  /** Reads one call's entry. */
+  get(sessionId: string, callId: string): Promise<JournalEntry | undefined>;
+  /** Every entry of a session, oldest first. */
+  list(sessionId: string): Promise<JournalEntry[]>;
+  /** Forgets a call whose result the runtime acknowledged (or can no longer take). */
+  settle(sessionId: string, callId: string): Promise<void>;
+}
+
+/**
+ * A journal in memory: exactly-once within one page, nothing across reloads.
+ * The fallback where IndexedDB is missing, and handy in tests.
+ *
+ * @example
+ * ```ts
+ * const host = createHost({ runtimeUrl, journal: memoryJournal() });
+ * ```
+ */
+export function memoryJournal(): Journal {
+  const entries = new Map<string, JournalEntry>();
+  const key = (sessionId: string, callId: string) => JSON.stringify([sessionId, callId]);
+  const copy = (entry: JournalEntry | undefined) => entry && structuredClone(entry);
+  return {
+    claim(entry) {
+      const k = key(entry.sessionId, entry.callId);
+      if (entries.has(k)) return Promise.resolve(false);
+      entries.set(k, copy(entry)!);
+      return Promise.resolve(true);
+    },
+    put(entry) {
+      entries.set(key(entry.sessionId, entry.callId), copy(entry)!);
+      return Promise.resolve();
+    },
+    get: (sessionId, callId) => Promise.resolve(copy(entries.get(key(sessionId, callId)))),
+    list: (sessionId) =>
+      Promise.resolve(
+        [...entries.values()].filter((e) => e.sessionId === sessionId).sort((a, b) => a.startedAt - b.startedAt).map((e) => copy(e)!),
+      ),
+    settle(sessionId, callId) {
+      entries.delete(key(sessionId, callId));
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Tether's browser SDK: give the assistant the eyes (view, navigation,
+ * background, screenshots) and the hands (host actions) of a web page.
+ *
+ * `createHost()` returns the host object. Register what the page shows and
+ * can do, send messages, and the SDK answers every pending host call exactly
+ * once, even across a reload, a dropped connection or a runtime restart: each
+ * call is journaled in IndexedDB before its handler runs and its result is
+ * re-sent, never re-run, until the runtime acknowledges it.
+ *
+ * ```ts
+ * import { createHost, socketIoTransport } from "tether/client";
+ *
+ * const host = createHost({ runtimeUrl: "http://127.0.0.1:7100", transport: socketIoTransport() });
+ * host.view({ name: "tasks", data: () => ({ tasks: store.tasks }) });
+ * host.action("select_task", {
+ *   description: "Select a task in the list.",
+ *   parameters: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] },
+ * }, ({ id }) => store.select(id));
+ * host.state.subscribe((s) => render(s.messages, s.streamingText));
+ * await host.send("select task 3");
+ * ```
+ *
+ * Silent decisions for an independent controller: `host.decide(content)`
+ * then `host.receipt(callId, result)`.
+ *
+ * @module
+ */
+export { createHost, Host } from "./host.ts";
+export type { ActionOptions, HostOptions, SendOptions } from "./host.ts";
+export type { Disposer, Source } from "./context.ts";
+export { ContextRegistry } from "./context.ts";
+export type { ActionContext, ActionDefinition, ActionHandler, ActionOutcome } from "./run_action.ts";
+export { runAction } from "./run_action.ts";
+export type { Parameters, StandardSchema } from "./schema.ts";
+export { toJsonSchema } from "./schema.ts";
+export type { Decision, DecideOptions, ReceiptOptions } from "./decision.ts";
+export { requestDecision, sendReceipt } from "./decision.ts";
+export { TetherError } from "./errors.ts";
+export type { ErrorIssue } from "./errors.ts";
+export type * from "./events.ts";
+export type { Journal, JournalEntry } from "./journal.ts";
+export { memoryJournal } from "./journal.ts";
+export { indexedDbJournal } from "./indexeddb_journal.ts";
+export type { IndexedDbJournalOptions } from "./indexeddb_journal.ts";
+export { screenshot } from "./screenshot.ts";
+export type { ScreenshotOptions } from "./screenshot.ts";
+export { applyEvent } from "./state.ts";
+export type { ChatMessage, HostState, StateEvent, ToolCallState } from "./state.ts";
+export { createStore } from "./store.ts";
+export type { Store } from "./store.ts";
+export type { ConnectionState, Transport, TransportFactory, TransportLink } from "./transport.ts";
+export { sseTransport } from "./sse_transport.ts";
+export type { SseTransportOptions } from "./sse_transport.ts";
+export { socketIoTransport } from "./socketio_transport.ts";
+export type { SocketIoTransportOptions } from "./socketio_transport.ts";
+export { modelContext, offerToWebMcp } from "./webmcp.ts";
+export type {
+  Attachment,
+  AttachmentInput,
+  BackgroundEntry,
+  HostAction,
+  HostContext,
+  HostInfo,
+  JsonSchema,
+  NavigationTarget,
+  View,
+} from "./_protocol.ts";

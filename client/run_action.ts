@@ -1,0 +1,96 @@
+/**
+ * Runs one host action's handler for a pending call and says what to tell
+ * the runtime. It never throws: a missing handler, invalid arguments, a
+ * thrown error and a timeout all become a failed outcome with a short reason.
+ *
+ * @module
+ */
+import type { PendingToolCall } from "./events.ts";
+import { checkArguments, type Parameters } from "./schema.ts";
+
+/** What a handler receives besides its arguments. */
+export interface ActionContext {
+  /** Aborted on timeout and on `host.cancel()`; pass it on to fetches. */
+  signal: AbortSignal;
+  /** The runtime's call id. */
+  callId: string;
+  /** The action's name. */
+  name: string;
+}
+
+/** A host action's handler: returns any JSON value (a screenshot data URI inside is fine). */
+export type ActionHandler<Args = any> = (args: Args, context: ActionContext) => unknown;
+
+/** A registered action as the runner needs it. */
+export interface ActionDefinition {
+  name: string;
+  description: string;
+  parameters?: Parameters;
+  handler: ActionHandler;
+  /** Ms before the handler is abandoned and the call reported failed. */
+  timeout?: number;
+  /** Safe to run twice: after a reload cut it off, it runs again instead of being reported unknown. */
+  idempotent?: boolean;
+}
+
+/** What the runtime is told about a call. */
+export interface ActionOutcome {
+  outcome: "success" | "failed";
+  result: unknown;
+}
+
+const failed = (reason: string): ActionOutcome => ({ outcome: "failed", result: reason.slice(0, 500) });
+
+/** The JSON form of a handler's result (what the wire and the journal hold). */
+const toJson = (value: unknown): unknown => value === undefined ? null : JSON.parse(JSON.stringify(value));
+
+/**
+ * Runs a call's handler with its arguments checked, an AbortSignal and a timeout.
+ *
+ * @example
+ * ```ts
+ * const { outcome, result } = await runAction(definition, call, { timeout: 10_000 });
+ * ```
+ */
+export async function runAction(
+  definition: ActionDefinition | undefined,
+  call: Pick<PendingToolCall, "call_id" | "tool_name" | "arguments">,
+  options: { timeout?: number; signal?: AbortSignal } = {},
+): Promise<ActionOutcome> {
+  const name = call.tool_name;
+  if (!definition) return failed(`This page has no handler for the action ${name}; it was not performed.`);
+  const checked = await checkArguments(definition.parameters, call.arguments ?? {});
+  if (!checked.ok) {
+    const issues = checked.issues.slice(0, 3).map((i) => `${i.path} ${i.message}`).join("; ");
+    return failed(`Invalid arguments for ${name}: ${issues}. The action was not performed.`);
+  }
+  const timeout = definition.timeout ?? options.timeout ?? 30_000;
+  const controller = new AbortController();
+  const abort = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener("abort", abort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new DOMException(`${name} timed out after ${timeout} ms`, "TimeoutError");
+        controller.abort(error);
+        reject(error);
+      }, timeout);
+    });
+    const value = await Promise.race([
+      Promise.resolve().then(() => definition.handler(checked.value, { signal: controller.signal, callId: call.call_id, name })),
+      expired,
+    ]);
+    try {
+      return { outcome: "success", result: toJson(value) };
+    } catch {
+      return failed(`${name} returned a value that is not JSON.`);
+    }
+  } catch (error) {
+    if ((error as Error)?.name === "TimeoutError") return failed(`${(error as Error).message}; its outcome is unknown.`);
+    return failed(`${name} failed: ${(error as Error)?.message ?? String(error)}`);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", abort);
+  }
+}

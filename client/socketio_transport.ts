@@ -1,0 +1,132 @@
+/**
+ * The Socket.IO transport: one socket on the runtime's `/assistant`
+ * namespace. It reconnects by itself; on every (re)connect it joins its
+ * session again with `after` = the last sequence number seen, so the runtime
+ * replays exactly what was missed.
+ *
+ * @module
+ */
+import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
+import { TetherError } from "./errors.ts";
+import { headersOf } from "./_http.ts";
+import type { Transport, TransportFactory, TransportLink } from "./transport.ts";
+
+/** Options of `socketIoTransport()`. */
+export interface SocketIoTransportOptions {
+  /** The Socket.IO path. Default `/socket.io/`. */
+  path?: string;
+  /** The namespace. Default `/assistant`. */
+  namespace?: string;
+  /** `auth` of the handshake, e.g. `{ token }` when the runtime requires a bearer token. */
+  auth?: Record<string, unknown>;
+  /** How long a message may wait for the runtime to accept or refuse it, in ms. Default 30 s. */
+  acceptTimeout?: number;
+  /** Anything else socket.io-client takes. */
+  socket?: Partial<ManagerOptions & SocketOptions>;
+}
+
+interface Waiter {
+  resolve(): void;
+  reject(error: TetherError): void;
+}
+
+const STATUS: Record<string, [number, string]> = {
+  validation: [422, "validation"],
+  forbidden: [403, "forbidden"],
+  session: [409, "session_error"],
+  internal: [500, "internal"],
+};
+
+/** The TetherError of an `assistant:error` payload that refuses a message. */
+const refusal = (payload: Record<string, unknown>): TetherError => {
+  const [status, type] = payload.error_type === "session_error"
+    ? STATUS.session
+    : STATUS[payload.type as string] ?? [500, String(payload.error_type ?? payload.type)];
+  return new TetherError(status, type, String(payload.message), (payload.issues as []) ?? []);
+};
+
+class SocketIoTransport implements Transport {
+  #link: TransportLink;
+  #options: SocketIoTransportOptions;
+  #socket?: Socket;
+  #waiters: Waiter[] = [];
+
+  constructor(link: TransportLink, options: SocketIoTransportOptions) {
+    this.#link = link;
+    this.#options = options;
+  }
+
+  connect(): Promise<void> {
+    if (this.#socket) return Promise.resolve();
+    const link = this.#link;
+    const url = new URL(this.#options.namespace ?? "/assistant", link.runtimeUrl).href;
+    const socket = this.#socket = io(url, {
+      path: this.#options.path ?? "/socket.io/",
+      transports: ["websocket", "polling"],
+      auth: this.#options.auth,
+      extraHeaders: headersOf(link.headers),
+      reconnectionDelayMax: 5_000,
+      ...this.#options.socket,
+    });
+    link.state("connecting");
+    socket.on("connect", () => {
+      const after = link.lastSeq();
+      socket.emit("assistant_join_session", { session_id: link.sessionId, ...(after ? { after } : {}) });
+      link.state("open");
+    });
+    socket.on("disconnect", () => link.state(socket.active ? "reconnecting" : "closed"));
+    socket.io.on("reconnect_attempt", () => link.state("reconnecting"));
+    socket.onAny((name: string, payload: Record<string, unknown>) => {
+      if (!name.startsWith("assistant:") || !payload || typeof payload !== "object") return;
+      if (name === "assistant:status" && payload.status === "started") this.#waiters.shift()?.resolve();
+      // An error before the turn started refuses the oldest message still waiting.
+      else if (name === "assistant:error" && this.#waiters.length) this.#waiters.shift()!.reject(refusal(payload));
+      link.event(name, payload);
+    });
+    return new Promise((resolve) => {
+      if (socket.connected) resolve();
+      else socket.once("connect", () => resolve());
+      // A runtime that is not up yet: socket.io keeps trying; messages wait in its buffer.
+      setTimeout(resolve, this.#options.acceptTimeout ?? 30_000);
+    });
+  }
+
+  send(body: Record<string, unknown>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const index = this.#waiters.indexOf(waiter);
+        if (index >= 0) this.#waiters.splice(index, 1);
+        reject(new TetherError(0, "network", "The runtime did not answer the message in time; it may or may not have received it."));
+      }, this.#options.acceptTimeout ?? 30_000);
+      const waiter: Waiter = {
+        resolve: () => (clearTimeout(timer), resolve()),
+        reject: (error) => (clearTimeout(timer), reject(error)),
+      };
+      this.#waiters.push(waiter);
+      this.#socket!.emit("assistant_message", body);
+    });
+  }
+
+  cancel(): Promise<void> {
+    this.#socket?.emit("assistant_cancel", { session_id: this.#link.sessionId });
+    return Promise.resolve();
+  }
+
+  close(): void {
+    this.#socket?.disconnect();
+    for (const waiter of this.#waiters.splice(0)) waiter.reject(new TetherError(0, "network", "The transport was closed."));
+  }
+}
+
+/**
+ * The Socket.IO transport: live events to every tab attached to the session,
+ * automatic reconnects that resume the stream where it stopped.
+ *
+ * @example
+ * ```ts
+ * const host = createHost({ runtimeUrl: "http://127.0.0.1:7100", transport: socketIoTransport() });
+ * ```
+ */
+export function socketIoTransport(options: SocketIoTransportOptions = {}): TransportFactory {
+  return (link) => new SocketIoTransport(link, options);
+}

@@ -1,0 +1,83 @@
+/**
+ * The conversation part of `<tether-chat>`: messages with their Markdown
+ * text, tool call cards with their status, and the preview cards their
+ * results carry. Pure functions of the host state.
+ *
+ * @module
+ */
+import { html, nothing, type TemplateResult } from "lit";
+import type { ChatMessage, HostState, ToolCallState } from "../client/mod.ts";
+import { callStatus, type CallStatus } from "./_call_status.ts";
+import { turnCards } from "./display.ts";
+import { renderMarkdown } from "./markdown.ts";
+
+const STATUS_LABEL: Record<CallStatus, string> = {
+  running: "running",
+  done: "done",
+  failed: "failed",
+  cancelled: "cancelled",
+  superseded: "superseded",
+  unknown: "outcome unknown",
+};
+
+/** The arguments as one short plain-text line: `number: 42, label: "bug"`. */
+function argumentLine(args: Record<string, unknown> | undefined): string {
+  const parts = Object.entries(args ?? {}).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+  const line = parts.join(", ");
+  return line.length > 80 ? line.slice(0, 79) + "…" : line;
+}
+
+function toolCard(state: HostState, index: number, call: ToolCallState): TemplateResult {
+  const status = callStatus(state, index, call);
+  const failure = status === "failed" || status === "unknown";
+  return html`<div part="tool tool-${status}" class="tool ${status}" data-call=${call.callId}>
+    <span class="dot" aria-hidden="true"></span>
+    <code class="name">${call.toolName}</code>
+    <span class="args">${argumentLine(call.arguments)}</span>
+    <span class="state">${STATUS_LABEL[status]}</span>
+    ${failure && typeof call.output === "string" ? html`<span class="reason">${call.output}</span>` : nothing}
+  </div>`;
+}
+
+/** The text shown for a message: its content, plus the live text while its turn streams. */
+function textOf(state: HostState, message: ChatMessage, last: boolean): string {
+  const live = last && message.role === "assistant" ? state.streamingText : "";
+  if (!live || message.content.includes(live)) return message.content;
+  return message.content ? `${message.content}\n\n${live}` : live;
+}
+
+function message(state: HostState, m: ChatMessage, index: number, theme: string | undefined): TemplateResult {
+  const last = index === state.messages.length - 1;
+  const text = textOf(state, m, last);
+  const cards = m.role === "assistant"
+    ? turnCards(m.toolCalls.filter((c) => c.status === "completed").map((c) => c.output))
+    : [];
+  return html`<article part="message message-${m.role}" class="message ${m.role}"
+      aria-label=${m.role === "user" ? "You" : "Assistant"}>
+    ${m.toolCalls.length ? html`<div class="tools">${m.toolCalls.map((c) => toolCard(state, index, c))}</div>` : nothing}
+    ${text ? html`<div class="text">${m.role === "user" ? text : renderMarkdown(text)}</div>` : nothing}
+    ${cards.length
+      ? html`<div class="cards">${cards.map((c) => html`<tether-card .heading=${c.title} .href=${c.url}
+          .image=${c.image ?? ""} .subtitle=${c.subtitle ?? ""} .badges=${c.badges} theme=${theme ?? nothing}></tether-card>`)}</div>`
+      : nothing}
+  </article>`;
+}
+
+/**
+ * The messages of the conversation, with a streaming reply after the last user message.
+ *
+ * @example
+ * ```ts
+ * html`<div role="log">${renderMessages(state, this.theme)}</div>`;
+ * ```
+ */
+export function renderMessages(state: HostState, theme?: string): TemplateResult {
+  const last = state.messages.at(-1);
+  // Text that streams before any assistant message exists gets its own bubble.
+  const orphan = state.streamingText && last?.role !== "assistant"
+    ? html`<article part="message message-assistant" class="message assistant" aria-label="Assistant">
+        <div class="text">${renderMarkdown(state.streamingText)}</div>
+      </article>`
+    : nothing;
+  return html`${state.messages.map((m, i) => message(state, m, i, theme))}${orphan}`;
+}

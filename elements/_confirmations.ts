@@ -1,0 +1,116 @@
+/**
+ * The confirmations and approval holds a chat shows in its conversation:
+ * each one open until the user decides, its signal aborts, or its owner
+ * settles it, then kept (settled) until the user's next message.
+ *
+ * @module
+ */
+import type { ConfirmRequest } from "./_registry.ts";
+import type { ConfirmState } from "./confirm.ts";
+
+/** A confirmation or approval hold as the chat renders it. */
+export interface ConfirmEntry {
+  id: number;
+  action: string;
+  preview: string;
+  destructive: boolean;
+  state: ConfirmState;
+  reason?: string;
+  expires?: string | number;
+  cards?: unknown[];
+  decide(decision: "apply" | "cancel"): void;
+}
+
+/** What `approval()` shows: who waits for whom, why, and until when. */
+export interface ApprovalRequest {
+  action: string;
+  reason: string;
+  /** When the approval request expires: an ISO date or epoch milliseconds. */
+  expires?: string | number;
+  preview?: string;
+}
+
+/** The handle of an approval hold: settle it when the decision arrives. */
+export interface ApprovalHandle {
+  /** Resolves when the user stops waiting. */
+  readonly stopped: Promise<void>;
+  /** Ends the hold with what happened. */
+  settle(outcome: "applied" | "cancelled" | "expired"): void;
+}
+
+/**
+ * The list behind a chat's confirmations; `changed` re-renders the chat.
+ *
+ * @example
+ * ```ts
+ * const list = new Confirmations(() => this.requestUpdate());
+ * const applied = await list.confirm({ action: "delete_issue", preview: "Delete #42", destructive: true });
+ * ```
+ */
+export class Confirmations {
+  #entries: ConfirmEntry[] = [];
+  #next = 1;
+  #changed: () => void;
+
+  constructor(changed: () => void) {
+    this.#changed = changed;
+  }
+
+  /** Every entry, open and settled, oldest first. */
+  get entries(): readonly ConfirmEntry[] {
+    return this.#entries;
+  }
+
+  /** Whether one is waiting for the user. */
+  get open(): boolean {
+    return this.#entries.some((e) => e.state === "preview" || e.state === "confirm-again" || e.state === "waiting");
+  }
+
+  /** Shows a preview with Apply and Cancel; resolves true when applied. */
+  confirm(request: ConfirmRequest): Promise<boolean> {
+    return new Promise((resolve) => {
+      const entry = this.#add({ action: request.action, preview: request.preview, destructive: !!request.destructive, state: "preview" }, (d) => {
+        entry.state = d === "apply" ? "applied" : "cancelled";
+        resolve(d === "apply");
+      });
+      if (request.signal?.aborted) entry.decide("cancel");
+      request.signal?.addEventListener("abort", () => entry.state === "preview" || entry.state === "confirm-again" ? entry.decide("cancel") : undefined, { once: true });
+    });
+  }
+
+  /** Shows a "waiting for approval" hold with its reason and time left. */
+  approval(request: ApprovalRequest): ApprovalHandle {
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const entry = this.#add({ action: request.action, preview: request.preview ?? "", destructive: false, state: "waiting", reason: request.reason, expires: request.expires }, () => {
+      entry.state = "cancelled";
+      stop();
+    });
+    return {
+      stopped,
+      settle: (outcome) => {
+        entry.state = outcome;
+        this.#changed();
+      },
+    };
+  }
+
+  /** Drops the settled entries (when the user sends a new message). */
+  prune(): void {
+    this.#entries = this.#entries.filter((e) => e.state === "preview" || e.state === "confirm-again" || e.state === "waiting");
+  }
+
+  #add(fields: Omit<ConfirmEntry, "id" | "decide">, onDecide: (d: "apply" | "cancel") => void): ConfirmEntry {
+    const entry: ConfirmEntry = {
+      ...fields,
+      id: this.#next++,
+      decide: (d) => {
+        onDecide(d);
+        this.#changed();
+      },
+    };
+    this.#entries = [...this.#entries, entry];
+    this.#changed();
+    return entry;
+  }
+}

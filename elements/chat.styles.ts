@@ -1,0 +1,232 @@
+/**
+ * Styles of `<tether-chat>`.
+ *
+ * @module
+ */
+import { css } from "lit";
+import { themeStyles } from "./theme.styles.ts";
+
+/**
+ * The chat's stylesheet (theme tokens included).
+ *
+ * @example
+ * ```ts
+ * static styles = chatStyles;
+ * ```
+ */
+export const chatStyles = [
+  themeStyles,
+  css`
+    :host {
+      display: block;
+      height: 100%;
+      min-height: 280px;
+      font-size: var(--tether-font-size, 14px);
+      line-height: 1.45;
+    }
+    .panel {
+      box-sizing: border-box;
+      height: 100%;
+      display: flex;
+      flex-direction: column;
+      background: var(--_bg);
+      border: 1px solid var(--_border);
+      border-radius: var(--_radius);
+      overflow: hidden;
+    }
+    header {
+      display: flex;
+      align-items: center;
+      justify-content: space-between;
+      gap: 8px;
+      padding: 10px var(--_gap);
+      border-bottom: 1px solid var(--_border);
+      font-weight: 600;
+    }
+    .connection {
+      font-weight: 400;
+      font-size: 0.8em;
+      color: var(--_muted);
+      display: inline-flex;
+      align-items: center;
+      gap: 6px;
+    }
+    .dot {
+      width: 8px;
+      height: 8px;
+      border-radius: 50%;
+      background: var(--_muted);
+      flex: none;
+    }
+    .connection.open .dot, .tool.done .dot {
+      background: var(--_success);
+    }
+    .connection.reconnecting .dot, .connection.connecting .dot, .tool.running .dot {
+      background: var(--_warning);
+    }
+    .connection.closed .dot, .tool.failed .dot, .tool.unknown .dot {
+      background: var(--_danger);
+    }
+    .log {
+      flex: 1;
+      overflow-y: auto;
+      padding: var(--_gap);
+      display: flex;
+      flex-direction: column;
+      gap: 10px;
+    }
+    .empty {
+      color: var(--_muted);
+      margin: auto 0;
+      text-align: center;
+    }
+    .message {
+      max-width: 92%;
+      overflow-wrap: anywhere;
+    }
+    .message.user {
+      align-self: flex-end;
+      background: var(--_user-bg);
+      padding: 8px 12px;
+      border-radius: var(--_radius) var(--_radius) 2px var(--_radius);
+      white-space: pre-wrap;
+    }
+    .message.assistant {
+      align-self: flex-start;
+    }
+    .text > :first-child {
+      margin-top: 0;
+    }
+    .text > :last-child {
+      margin-bottom: 0;
+    }
+    .text p, .text ul, .text ol, .text pre, .text blockquote {
+      margin: 0 0 8px;
+    }
+    .text h3, .text h4, .text h5, .text h6 {
+      margin: 10px 0 4px;
+      font-size: 1em;
+    }
+    .text blockquote {
+      padding-left: 10px;
+      border-left: 3px solid var(--_border);
+      color: var(--_muted);
+    }
+    .text code, .tool code {
+      font-family: var(--_mono);
+      font-size: 0.9em;
+      background: var(--_surface);
+      padding: 1px 4px;
+      border-radius: 4px;
+    }
+    .text pre {
+      background: var(--_surface);
+      padding: 8px;
+      border-radius: calc(var(--_radius) * 0.6);
+      overflow-x: auto;
+    }
+    .text pre code {
+      padding: 0;
+      background: none;
+    }
+    .tools, .cards {
+      display: grid;
+      gap: 4px;
+      margin-bottom: 6px;
+    }
+    .tool {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: 6px;
+      font-size: 0.85em;
+      padding: 4px 8px;
+      border: 1px solid var(--_border);
+      border-radius: calc(var(--_radius) * 0.6);
+      background: var(--_surface);
+    }
+    .tool .args, .tool .reason {
+      color: var(--_muted);
+      overflow: hidden;
+      text-overflow: ellipsis;
+    }
+    .tool .state {
+      margin-left: auto;
+      font-size: 0.9em;
+      color: var(--_muted);
+    }
+    .tool .reason {
+      flex-basis: 100%;
+    }
+    .notice, .error {
+      margin: 0 var(--_gap) 8px;
+      padding: 6px 10px;
+      border-radius: calc(var(--_radius) * 0.6);
+      font-size: 0.9em;
+    }
+    .notice {
+      background: var(--_surface);
+      color: var(--_muted);
+    }
+    .error {
+      border: 1px solid var(--_danger);
+      color: var(--_danger);
+      display: flex;
+      gap: 8px;
+      align-items: center;
+      justify-content: space-between;
+    }
+    form {
+      border-top: 1px solid var(--_border);
+      padding: 8px var(--_gap) var(--_gap);
+      display: grid;
+      gap: 6px;
+    }
+    textarea {
+      font: inherit;
+      resize: none;
+      min-height: 2.6em;
+      max-height: 10em;
+      padding: 8px 10px;
+      border: 1px solid var(--_border);
+      border-radius: calc(var(--_radius) * 0.6);
+      background: var(--_bg);
+      color: var(--_fg);
+    }
+    textarea:disabled {
+      background: var(--_surface);
+      color: var(--_muted);
+    }
+    .row {
+      display: flex;
+      gap: 6px;
+      align-items: center;
+    }
+    .row .spacer {
+      flex: 1;
+    }
+    .chips {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 4px;
+    }
+    .chip {
+      display: inline-flex;
+      align-items: center;
+      gap: 4px;
+      font-size: 0.8em;
+      padding: 2px 4px 2px 8px;
+      border-radius: 999px;
+      background: var(--_surface);
+      border: 1px solid var(--_border);
+    }
+    .chip button {
+      padding: 0 6px;
+      border: none;
+      background: none;
+    }
+    input[type="file"] {
+      display: none;
+    }
+  `,
+];

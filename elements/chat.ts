@@ -1,0 +1,346 @@
+/**
+ * `<tether-chat>`: the conversation panel.
+ *
+ * @module
+ */
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
+import {
+  type AttachmentInput,
+  createHost,
+  type Host,
+  socketIoTransport,
+  sseTransport,
+} from "../client/mod.ts";
+import { renderMessages } from "./_chat_messages.ts";
+import { type ApprovalHandle, type ApprovalRequest, Confirmations } from "./_confirmations.ts";
+import { fileAttachment } from "./_file_attachment.ts";
+import { type ConfirmRequest, publishChat, withdrawChat } from "./_registry.ts";
+import { chatStyles } from "./chat.styles.ts";
+import { type TetherDecisionEvent, TetherSendEvent, TetherStopEvent } from "./events.ts";
+import { HostController } from "./host_controller.ts";
+
+const CONNECTION: Record<string, string> = {
+  idle: "Not connected",
+  connecting: "Connecting…",
+  open: "Connected",
+  reconnecting: "Reconnecting…",
+  closed: "Disconnected",
+};
+
+/**
+ * The assistant's conversation panel. It streams the reply as it arrives
+ * (Markdown rendered safely: no HTML from the model ever reaches the page),
+ * shows each tool call as a compact card with its status, and while a host
+ * action runs it says so and locks the composer until the action settles.
+ * Stop cancels the live turn. Errors show with their retry hint; images and
+ * files can be attached by picking or pasting them. Enter sends, Shift+Enter
+ * starts a new line, Escape stops the turn.
+ *
+ * Give it a host (`chat.host = createHost(...)`) or let it make one from its
+ * `runtime-url`, `session-id` and `transport` attributes. `<tether-view>` and
+ * `<tether-action>` elements on the page declare context and actions through it.
+ *
+ * @summary The conversation panel: streaming, tool cards, host actions, stop, attachments, confirmations.
+ *
+ * @fires {TetherSendEvent} tether-send - The user sends a message; cancelable.
+ * @fires {TetherStopEvent} tether-stop - The user stops the live turn; cancelable.
+ *
+ * @slot heading - The panel's title (default: the `heading` attribute).
+ * @slot empty - What an empty conversation shows.
+ *
+ * @csspart panel - The panel's frame.
+ * @csspart header - The title bar with the connection state.
+ * @csspart connection - The connection state.
+ * @csspart log - The scrolling conversation (an ARIA log).
+ * @csspart message - Each message; also `message-user` or `message-assistant`.
+ * @csspart tool - Each tool call card; also `tool-running`, `tool-done`, `tool-failed`, `tool-cancelled`, `tool-superseded`, `tool-unknown`.
+ * @csspart link - Links in the assistant's text.
+ * @csspart notice - The running host action notice.
+ * @csspart error - The error line.
+ * @csspart composer - The message form.
+ * @csspart input - The message text area.
+ * @csspart send - The Send button.
+ * @csspart stop - The Stop button.
+ * @csspart attach - The attach button.
+ *
+ * @cssprop --tether-font - Font family.
+ * @cssprop --tether-font-size - Base font size (default 14px).
+ * @cssprop --tether-bg - Panel background.
+ * @cssprop --tether-surface - Background of cards, code and the composer when locked.
+ * @cssprop --tether-fg - Text colour.
+ * @cssprop --tether-muted - Secondary text colour.
+ * @cssprop --tether-border - Border colour.
+ * @cssprop --tether-accent - Accent (links, Send button).
+ * @cssprop --tether-accent-fg - Text on the accent.
+ * @cssprop --tether-user-bg - Background of the user's messages.
+ * @cssprop --tether-danger - Errors and destructive actions.
+ * @cssprop --tether-success - Done and connected.
+ * @cssprop --tether-warning - Running and reconnecting.
+ * @cssprop --tether-focus - Focus ring.
+ * @cssprop --tether-radius - Corner radius.
+ * @cssprop --tether-gap - Inner spacing.
+ *
+ * @example
+ * ```html
+ * <tether-chat runtime-url="http://127.0.0.1:7100" heading="Assistant"></tether-chat>
+ * ```
+ */
+export class TetherChat extends LitElement {
+  static override styles = chatStyles;
+  static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
+  static override properties = {
+    runtimeUrl: { type: String, attribute: "runtime-url" },
+    sessionId: { type: String, attribute: "session-id" },
+    transport: { type: String },
+    heading: { type: String },
+    placeholder: { type: String },
+    theme: { type: String, reflect: true },
+  };
+
+  /** The runtime's URL, used when no `host` is set (relative URLs resolve against the page). */
+  declare runtimeUrl: string | undefined;
+  /** The session of a host made from the attributes (default: one per tab). */
+  declare sessionId: string | undefined;
+  /** `sse` (default) or `socket.io`, for a host made from the attributes. */
+  declare transport: "sse" | "socket.io" | undefined;
+  /** The panel's title. */
+  declare heading: string;
+  /** The composer's placeholder. */
+  declare placeholder: string;
+  /** `light`, `dark`, or unset to follow the user's preference. */
+  declare theme: "light" | "dark" | undefined;
+  #client = new HostController(this);
+  #confirms = new Confirmations(() => this.requestUpdate());
+  #attachments: AttachmentInput[] = [];
+  #problem = "";
+  #stick = true;
+  #wasLocked = false;
+
+  constructor() {
+    super();
+    this.heading = "Assistant";
+    this.placeholder = "Ask about this page…";
+  }
+
+  /**
+   * Registers `<tether-chat>` and the elements it renders, unless taken.
+   *
+   * @example
+   * ```ts
+   * TetherChat.define();
+   * ```
+   */
+  static define(tag = "tether-chat"): void {
+    if (!customElements.get(tag)) customElements.define(tag, this);
+  }
+
+  /** The host the chat talks through. */
+  get host(): Host | undefined {
+    return this.#client.host;
+  }
+
+  set host(host: Host | undefined) {
+    this.#client.host = host;
+    if (this.isConnected) publishChat(this);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#ensureHost();
+    publishChat(this);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    withdrawChat(this);
+  }
+
+  /** Sends a message as if the user typed it; resolves when the exchange ends (errors are shown, not thrown). */
+  async send(text: string, attachments: AttachmentInput[] = []): Promise<void> {
+    const host = this.host;
+    if (!host) throw new Error("<tether-chat> has no host: set .host or the runtime-url attribute.");
+    const event = new TetherSendEvent(text, attachments);
+    if (!this.dispatchEvent(event)) return;
+    this.#confirms.prune();
+    this.#problem = "";
+    this.requestUpdate();
+    try {
+      await host.send(text, attachments.length ? { attachments } : {});
+    } catch (error) {
+      this.#problem = (error as Error).message;
+      this.requestUpdate();
+    }
+  }
+
+  /** Stops the live turn (and the host action running in it, if it listens to its signal). */
+  async stop(): Promise<void> {
+    if (!this.dispatchEvent(new TetherStopEvent())) return;
+    try {
+      await this.host?.cancel();
+    } catch (error) {
+      this.#problem = (error as Error).message;
+      this.requestUpdate();
+    }
+  }
+
+  /** Shows a preview with Apply and Cancel (twice when destructive); resolves true when applied. */
+  confirm(request: ConfirmRequest): Promise<boolean> {
+    return this.#confirms.confirm(request);
+  }
+
+  /** Shows a "waiting for approval" hold with its reason and time left; settle it when the decision arrives. */
+  approval(request: ApprovalRequest): ApprovalHandle {
+    return this.#confirms.approval(request);
+  }
+
+  #ensureHost(): void {
+    if (this.host || !this.runtimeUrl) return;
+    this.host = createHost({
+      runtimeUrl: new URL(this.runtimeUrl, location.href).href,
+      sessionId: this.sessionId || undefined,
+      transport: this.transport === "socket.io" ? socketIoTransport() : sseTransport(),
+    });
+  }
+
+  get #locked(): boolean {
+    return !!this.#client.state?.pending || this.#confirms.open;
+  }
+
+  get #busy(): boolean {
+    return !!this.#client.state?.running || this.#locked;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has("runtimeUrl") && this.isConnected) this.#ensureHost();
+    const log = this.renderRoot.querySelector?.(".log");
+    if (log) this.#stick = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  }
+
+  protected override updated(): void {
+    const log = this.renderRoot.querySelector(".log");
+    if (log && this.#stick) log.scrollTop = log.scrollHeight;
+    const locked = this.#locked;
+    const open = this.renderRoot.querySelector<HTMLElement>("tether-confirm[data-open]");
+    if (open && !open.matches(":focus-within")) open.focus();
+    // Give the composer its focus back when a confirmation the user answered has gone.
+    if (this.#wasLocked && !locked && this.matches(":focus-within")) this.#input?.focus();
+    this.#wasLocked = locked;
+  }
+
+  get #input(): HTMLTextAreaElement | null {
+    return this.renderRoot.querySelector("textarea");
+  }
+
+  #submit(e?: Event): void {
+    e?.preventDefault();
+    const input = this.#input;
+    if (!input || this.#busy) return;
+    const text = input.value.trim();
+    if (!text && !this.#attachments.length) return;
+    const attachments = this.#attachments;
+    input.value = "";
+    this.#attachments = [];
+    void this.send(text, attachments);
+  }
+
+  #keydown(e: KeyboardEvent): void {
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      this.#submit();
+    } else if (e.key === "Escape" && this.#busy) {
+      e.preventDefault();
+      void this.stop();
+    }
+  }
+
+  async #addFiles(files: Iterable<File>): Promise<void> {
+    for (const file of files) {
+      try {
+        this.#attachments = [...this.#attachments, await fileAttachment(file)];
+      } catch (error) {
+        this.#problem = (error as Error).message;
+      }
+    }
+    this.requestUpdate();
+  }
+
+  #paste(e: ClipboardEvent): void {
+    const files = [...(e.clipboardData?.files ?? [])];
+    if (!files.length) return;
+    e.preventDefault();
+    void this.#addFiles(files);
+  }
+
+  #retry(): void {
+    const last = this.#client.state?.messages.findLast((m) => m.role === "user");
+    if (last) void this.send(last.content);
+  }
+
+  override render(): TemplateResult {
+    const state = this.#client.state;
+    const connection = state?.connection ?? "idle";
+    const error = state?.error;
+    const problem = this.#problem || error?.message;
+    return html`<section part="panel" class="panel" aria-label=${this.heading}
+        @keydown=${(e: KeyboardEvent) => e.key === "Escape" && this.#busy && this.stop()}>
+      <header part="header">
+        <slot name="heading">${this.heading}</slot>
+        <span part="connection" class="connection ${connection}" role="status">
+          <span class="dot" aria-hidden="true"></span>${this.host ? CONNECTION[connection] : "No runtime"}
+        </span>
+      </header>
+      <div part="log" class="log" role="log" aria-live="polite" aria-busy=${state?.running ? "true" : "false"} tabindex="0">
+        ${state?.messages.length || state?.streamingText
+          ? renderMessages(state, this.theme)
+          : html`<p class="empty"><slot name="empty">Ask the assistant about this page.</slot></p>`}
+        ${this.#confirms.entries.map((c) => html`<tether-confirm .action=${c.action} .preview=${c.preview}
+            .destructive=${c.destructive} .state=${c.state} .reason=${c.reason ?? ""} .expires=${c.expires}
+            .cards=${c.cards ?? []} theme=${this.theme ?? nothing} ?data-open=${["preview", "confirm-again", "waiting"].includes(c.state)}
+            @tether-decision=${(e: Event) => c.decide((e as TetherDecisionEvent).decision)}></tether-confirm>`)}
+      </div>
+      ${this.#notice()}
+      ${problem
+        ? html`<div part="error" class="error" role="alert">
+            <span>${problem}${error?.retryAllowed ? " You can try again." : ""}</span>
+            ${error?.retryAllowed && !this.#busy ? html`<button type="button" @click=${() => this.#retry()}>Try again</button>` : nothing}
+          </div>`
+        : nothing}
+      ${this.#composer()}
+    </section>`;
+  }
+
+  #notice(): TemplateResult | typeof nothing {
+    const pending = this.#client.state?.pending;
+    const text = this.#confirms.open
+      ? "Waiting for your decision."
+      : pending
+      ? `Running ${pending.tool_name} on this page…`
+      : "";
+    return text ? html`<div part="notice" class="notice" role="status">${text}</div>` : nothing;
+  }
+
+  #composer(): TemplateResult {
+    const locked = this.#locked;
+    const busy = this.#busy;
+    return html`<form part="composer" @submit=${(e: Event) => this.#submit(e)}>
+      ${this.#attachments.length
+        ? html`<div class="chips">${this.#attachments.map((a, i) => html`<span class="chip">${a.name ?? a.kind}
+            <button type="button" aria-label=${`Remove ${a.name ?? "attachment"}`}
+              @click=${() => ((this.#attachments = this.#attachments.filter((_, j) => j !== i)), this.requestUpdate())}>×</button></span>`)}</div>`
+        : nothing}
+      <textarea part="input" rows="2" aria-label="Message" ?readonly=${locked} aria-disabled=${locked ? "true" : "false"}
+        placeholder=${locked ? "Wait until the action on the page settles…" : this.placeholder}
+        @keydown=${(e: KeyboardEvent) => this.#keydown(e)} @paste=${(e: ClipboardEvent) => this.#paste(e)}></textarea>
+      <div class="row">
+        <input type="file" multiple tabindex="-1" aria-hidden="true"
+          @change=${(e: Event) => this.#addFiles((e.target as HTMLInputElement).files ?? [])} />
+        <button part="attach" type="button" aria-label="Attach an image or file" ?disabled=${locked}
+          @click=${() => this.renderRoot.querySelector<HTMLInputElement>("input[type=file]")?.click()}>＋</button>
+        <span class="spacer"></span>
+        ${busy
+          ? html`<button part="stop" type="button" class="danger" @click=${() => this.stop()}>Stop</button>`
+          : html`<button part="send" type="submit" class="primary" ?disabled=${!this.host}>Send</button>`}
+      </div>
+    </form>`;
+  }
+}

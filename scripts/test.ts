@@ -1,0 +1,96 @@
+/**
+ * `npm test`: every test under Node and under Deno, the browser tests in
+ * Chromium, and the size budgets; ends with one `N passed, N failed` line.
+ *
+ * Test files: `*.test.ts` run on Node and Deno; `*.node.test.ts` only on Node
+ * (they drive Chromium through playwright-core, which needs Node);
+ * `*.browser.test.ts` run in Chromium through web-test-runner.
+ */
+import { spawn } from "node:child_process";
+import { readdir } from "node:fs/promises";
+import { join, relative } from "node:path";
+import process from "node:process";
+
+const root = new URL("..", import.meta.url).pathname;
+const SKIP_DIRS = new Set(["node_modules", ".git", "dist", ".tether", "test-output"]);
+
+async function find(dir: string, out: string[] = []): Promise<string[]> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) {
+      if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith(".")) await find(join(dir, entry.name), out);
+    } else if (entry.name.endsWith(".test.ts")) out.push(relative(root, join(dir, entry.name)));
+  }
+  return out.sort();
+}
+
+interface SuiteResult {
+  name: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+  code: number;
+}
+
+function run(name: string, cmd: string, args: string[], parse: (out: string) => Omit<SuiteResult, "name" | "code">): Promise<SuiteResult> {
+  console.log(`\n=== ${name}: ${cmd} ${args.join(" ").slice(0, 200)}`);
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    const tee = (chunk: Buffer, stream: NodeJS.WriteStream) => {
+      out += chunk.toString();
+      stream.write(chunk);
+    };
+    child.stdout.on("data", (c) => tee(c, process.stdout));
+    child.stderr.on("data", (c) => tee(c, process.stderr));
+    child.on("close", (code) => {
+      const counts = parse(out.replace(/\x1b\[[0-9;]*m/g, ""));
+      resolve({ name, code: code ?? 1, ...counts });
+    });
+  });
+}
+
+const num = (text: string, re: RegExp) => Number(text.match(re)?.[1] ?? 0);
+
+const only = process.argv.slice(2);
+const want = (suite: string) => only.length === 0 || only.includes(suite);
+const files = await find(root);
+const browser = files.filter((f) => f.endsWith(".browser.test.ts"));
+const nodeOnly = files.filter((f) => f.endsWith(".node.test.ts"));
+const both = files.filter((f) => !browser.includes(f) && !nodeOnly.includes(f));
+const results: SuiteResult[] = [];
+
+if (want("node")) {
+  results.push(await run("node", process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", "--test-reporter=spec", ...both, ...nodeOnly], (out) => ({
+    passed: num(out, /^\s*ℹ pass (\d+)/m),
+    failed: num(out, /^\s*ℹ fail (\d+)/m) + num(out, /^\s*ℹ cancelled (\d+)/m),
+    skipped: num(out, /^\s*ℹ skipped (\d+)/m),
+  })));
+}
+if (want("deno")) {
+  results.push(await run("deno", process.execPath, [join(root, "node_modules/deno/bin.cjs"), "test", "-A", "--unstable-kv", "--parallel", "--no-check", ...both], (out) => ({
+    passed: num(out, /(\d+) passed/),
+    failed: num(out, /(\d+) failed/),
+    skipped: num(out, /(\d+) ignored/),
+  })));
+}
+if (want("browser") && browser.length) {
+  results.push(await run("browser", process.execPath, [join(root, "node_modules/@web/test-runner/dist/bin.js"), "--config", "web-test-runner.config.mjs"], (out) => ({
+    passed: num(out, /(\d+) passed/),
+    failed: num(out, /(\d+) failed/),
+    skipped: num(out, /(\d+) skipped/),
+  })));
+}
+
+console.log("\n=== summary");
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const r of results) {
+  const broken = r.code !== 0 && r.failed === 0 ? 1 : 0;
+  console.log(`${r.name}: ${r.passed} passed, ${r.failed + broken} failed, ${r.skipped} skipped${broken ? ` (exit code ${r.code})` : ""}`);
+  passed += r.passed;
+  failed += r.failed + broken;
+  skipped += r.skipped;
+}
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,115 @@
+/**
+ * `createRuntime(options)`: the Hono app that speaks the host contract over
+ * HTTP. It sees only Request and Response, so it runs unchanged on Node, on
+ * Deno and inside a team's own Hono server.
+ *
+ * @module
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { formatIssues, parseMessageBody } from "../protocol/mod.ts";
+import { resolveOptions, type RuntimeOptions } from "./config.ts";
+import { Engine } from "./engine.ts";
+import { authenticate, originAllowed } from "./http/access.ts";
+import { readJson } from "./http/body.ts";
+import { TetherError, validationError } from "./http/errors.ts";
+import type { Principal } from "./http/principal.ts";
+import { modelFromSpec } from "./model/mod.ts";
+import { streamTurn } from "./transports/sse.ts";
+
+/** The variables the routes share. */
+export type RuntimeEnv = { Variables: { principal: Principal; engine: Engine } };
+
+/** The runtime app: a Hono app plus the engine behind it and a way to release it. */
+export type TetherApp = Hono<RuntimeEnv> & {
+  /** Resolves once the store is open and the model chosen. */
+  engine(): Promise<Engine>;
+  /** Closes the store. */
+  close(): Promise<void>;
+};
+
+/** Builds the engine for resolved options (opens the store, picks the model). */
+export async function createEngine(options: RuntimeOptions): Promise<Engine> {
+  // Loaded on demand so a runtime given a store never loads the database drivers.
+  const store = options.store ?? (await (await import("./kv/from_url.ts")).storeFromUrl(options.storeUrl));
+  const model = typeof options.model === "string"
+    ? modelFromSpec(options.model, options.env)
+    : { model: options.model, name: options.modelName ?? options.model.modelId, providerOptions: undefined };
+  return new Engine(store, options, model as never);
+}
+
+/**
+ * Creates the runtime's Hono app.
+ *
+ * @example
+ * ```ts
+ * import { Hono } from "hono";
+ * import { createRuntime } from "@tether/tether";
+ * const tether = createRuntime({ storeUrl: "memory:", model: "offline" });
+ * const app = new Hono().route("/assistant", tether);
+ * ```
+ */
+export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp {
+  const options = resolveOptions(partial);
+  let ready: Promise<Engine> | null = null;
+  const engine = () => (ready ??= createEngine(options));
+  const app = new Hono<RuntimeEnv>();
+
+  app.onError((error, c) => {
+    if (error instanceof TetherError) return c.json(error.toJSON(), error.status as 400);
+    options.warn(`internal error: ${(error as Error).stack ?? error}`);
+    return c.json({ error: { type: "internal", message: "The runtime failed on this request; it has been logged." } }, 500);
+  });
+  app.notFound((c) => c.json({ error: { type: "not_found", message: `No route for ${c.req.method} ${c.req.path}.` } }, 404));
+
+  app.get("/health", async (c) => {
+    const e = await engine();
+    return c.json({ status: "ok", model: e.model.name, offline: e.model.name === "offline", store: e.store.name });
+  });
+
+  app.use("/api/*", async (c, next) => {
+    const state = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
+    if (state && !originAllowed(c.req.header("origin"), options.access.corsOrigins)) {
+      throw new TetherError(403, "forbidden", `Origin ${c.req.header("origin")} may not change state here; add it to ACCESS__CORS_ORIGINS.`);
+    }
+    c.set("principal", await authenticate(options.access, { headers: c.req.raw.headers, request: c.req.raw }));
+    c.set("engine", await engine());
+    await next();
+  });
+
+  app.post("/api/chat", async (c) => {
+    const raw = await readJson(c.req.raw, options.limits.maxBodyBytes);
+    const parsed = parseMessageBody(raw);
+    if (!parsed.ok) throw validationError(formatIssues(parsed.issues), parsed.issues);
+    const e = c.get("engine");
+    if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
+      return streamTurn(c, e, c.get("principal"), parsed.value);
+    }
+    return c.json(await e.chat(c.get("principal"), parsed.value));
+  });
+
+  app.post("/api/chat/:id/cancel", async (c) => c.json(await c.get("engine").cancel(c.get("principal"), sid(c))));
+  app.get("/api/sessions/:id", async (c) => c.json(await c.get("engine").session(c.get("principal"), sid(c))));
+  app.get("/api/sessions/:id/messages", async (c) => {
+    return c.json({ session_id: sid(c), messages: await c.get("engine").messages(c.get("principal"), sid(c)) });
+  });
+  app.delete("/api/sessions/:id", async (c) => {
+    await c.get("engine").deleteSession(c.get("principal"), sid(c));
+    return c.json({ deleted: true, session_id: sid(c) });
+  });
+
+  return Object.assign(app, {
+    engine,
+    async close() {
+      if (ready) await (await ready).store.close();
+    },
+  });
+}
+
+function sid(c: Context<RuntimeEnv>): string {
+  const id = c.req.param("id") ?? "";
+  if (id.length < 1 || id.length > 64) {
+    throw validationError("The session id must be 1 to 64 characters.", [{ path: "session_id", message: "1..64 characters" }]);
+  }
+  return id;
+}

@@ -1,0 +1,132 @@
+/**
+ * Runtime options: the typed object a library user passes to
+ * `createRuntime()`, and `optionsFromEnv()`, which reads the same options from
+ * `SECTION__KEY` environment variables.
+ *
+ * @module
+ */
+import type { HostAction } from "../protocol/mod.ts";
+import type { Store } from "./kv/store.ts";
+import type { BackendTool } from "./tools/backend_tool.ts";
+import type { Authenticate } from "./http/principal.ts";
+import type { PolicyHook } from "./tools/policy.ts";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+
+/** Per-turn budgets; a request's `config` may only lower them. */
+export interface Limits {
+  /** Model requests per run of a turn (default 8). */
+  maxModelRequests: number;
+  /** Tool calls per run of a turn (default 16). */
+  maxToolCalls: number;
+  /** Milliseconds a backend tool may run (default 30,000). */
+  toolTimeoutMs: number;
+  /** Largest request body in bytes (default 32 MiB); larger is a 413 before parsing. */
+  maxBodyBytes: number;
+  /** Events kept per session for resuming streams (default 1,000). */
+  eventLogSize: number;
+}
+
+/** Who may use the runtime: see the README section "Access". */
+export interface AccessOptions {
+  /** `trusted_local` (default), `header`, or `custom` (uses `authenticate`). */
+  mode: "trusted_local" | "header" | "custom";
+  /** With `trusted_local`: a bearer token every request must carry. */
+  token?: string;
+  /** With `header`: the header a gateway sets to the principal id (default `x-tether-principal`). */
+  principalHeader: string;
+  /** With `header`: the header carrying comma-separated roles (default `x-tether-roles`). */
+  rolesHeader: string;
+  /** Origins allowed to change state; default localhost, 127.0.0.1 and [::1] on any port. */
+  corsOrigins: string[];
+  /** With `custom`: resolves the principal of a request, or null to refuse it. */
+  authenticate?: Authenticate;
+}
+
+/**
+ * Everything the runtime can be told. All fields are optional in
+ * `createRuntime()`; `resolveOptions()` fills the defaults.
+ *
+ * @example
+ * ```ts
+ * import { createRuntime } from "@tether/tether";
+ * const app = createRuntime({ storeUrl: "memory:", model: "offline" });
+ * ```
+ */
+export interface RuntimeOptions {
+  /** `MODEL__DEFAULT`: `offline`, `openai:<model>`, `anthropic:<model>`, `openai-compatible:<url>#<model>`. */
+  model: string | LanguageModelV3;
+  /** A name for a model passed as an object (shown on /health and in results). */
+  modelName?: string;
+  /** `STORE__URL`: `memory:`, a file path or `denokv:<path>`, `redis://…`, `postgres://…`. */
+  storeUrl: string;
+  /** A ready store instead of `storeUrl`. */
+  store?: Store;
+  /** `TOOLS__HOST_TOOLS` / `TOOLS__HOST_TOOLS_PATH`: host actions offered every turn. */
+  hostTools: HostAction[];
+  /** `TOOLS__PAGE_SCOPES`: backend tool name → the view names where it is offered. */
+  pageScopes: Record<string, string[]>;
+  /** Backend tools registered in code; they run inside the turn. */
+  backendTools: BackendTool[];
+  /** The policy decision every tool call passes (default: allow). */
+  policy?: PolicyHook;
+  limits: Limits;
+  access: AccessOptions;
+  /** Extra stable instructions appended to the system prompt. */
+  instructions?: string;
+  /** Environment the model providers read keys from (default: the process environment). */
+  env: Record<string, string | undefined>;
+  /** Where warnings go (default: console.warn). */
+  warn: (message: string) => void;
+}
+
+/** Default limits. */
+export const DEFAULT_LIMITS: Limits = {
+  maxModelRequests: 8,
+  maxToolCalls: 16,
+  toolTimeoutMs: 30_000,
+  maxBodyBytes: 32 * 1024 * 1024,
+  eventLogSize: 1_000,
+};
+
+/** The default Origin allow-list: loopback names on any port. */
+export const DEFAULT_CORS_ORIGINS = [
+  "http://localhost:*",
+  "http://127.0.0.1:*",
+  "http://[::1]:*",
+  "https://localhost:*",
+  "https://127.0.0.1:*",
+  "https://[::1]:*",
+];
+
+/**
+ * Fills every option the caller left out with its default.
+ *
+ * @example
+ * ```ts
+ * const options = resolveOptions({ storeUrl: "memory:" });
+ * options.limits.maxToolCalls; // 16
+ * ```
+ */
+export function resolveOptions(partial: Partial<RuntimeOptions> = {}): RuntimeOptions {
+  return {
+    model: partial.model ?? "",
+    modelName: partial.modelName,
+    storeUrl: partial.storeUrl ?? ".tether/store.db",
+    store: partial.store,
+    hostTools: partial.hostTools ?? [],
+    pageScopes: partial.pageScopes ?? {},
+    backendTools: partial.backendTools ?? [],
+    policy: partial.policy,
+    limits: { ...DEFAULT_LIMITS, ...partial.limits },
+    access: {
+      mode: "trusted_local",
+      principalHeader: "x-tether-principal",
+      rolesHeader: "x-tether-roles",
+      corsOrigins: DEFAULT_CORS_ORIGINS,
+      ...partial.access,
+    },
+    instructions: partial.instructions,
+    env: partial.env ?? {},
+    warn: partial.warn ?? ((m) => console.warn(`tether: ${m}`)),
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * Reads runtime options from `SECTION__KEY` environment variables.
+ *
+ * @module
+ */
+import { parseHostContext } from "../protocol/mod.ts";
+import type { HostAction } from "../protocol/mod.ts";
+import type { AccessOptions, Limits, RuntimeOptions } from "./config.ts";
+
+type Env = Record<string, string | undefined>;
+
+/** A configuration error; the message names the variable. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+function json(env: Env, name: string): unknown {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new ConfigError(`${name} is not valid JSON; give it a JSON value.`);
+  }
+}
+
+function int(env: Env, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new ConfigError(`${name} must be a non-negative integer, got "${raw}".`);
+  }
+  return n;
+}
+
+/** Validates host tools with the host_context action rules. */
+export function parseHostTools(value: unknown, source: string): HostAction[] {
+  if (!Array.isArray(value)) {
+    throw new ConfigError(`${source} must be a JSON array of actions.`);
+  }
+  const parsed = parseHostContext({ actions: value });
+  if (!parsed.ok) {
+    const first = parsed.issues[0];
+    throw new ConfigError(`${source}: ${first.path.replace(/^actions\.?/, "")} ${first.message}`);
+  }
+  return parsed.value.actions ?? [];
+}
+
+/**
+ * The options that the environment sets; read files with `readFile` (given by
+ * the runtime entry, so this module stays free of Node and Deno APIs).
+ *
+ * @example
+ * ```ts
+ * const options = optionsFromEnv({ STORE__URL: "memory:", MODEL__DEFAULT: "offline" });
+ * ```
+ */
+export function optionsFromEnv(
+  env: Env,
+  readFile?: (path: string) => string,
+): Partial<RuntimeOptions> {
+  const out: Partial<RuntimeOptions> = { env };
+  if (env.MODEL__DEFAULT) out.model = env.MODEL__DEFAULT;
+  if (env.STORE__URL) out.storeUrl = env.STORE__URL;
+  let tools = json(env, "TOOLS__HOST_TOOLS");
+  if (tools === undefined && env.TOOLS__HOST_TOOLS_PATH) {
+    if (!readFile) throw new ConfigError("TOOLS__HOST_TOOLS_PATH needs a file reader.");
+    try {
+      tools = JSON.parse(readFile(env.TOOLS__HOST_TOOLS_PATH));
+    } catch (error) {
+      throw new ConfigError(
+        `TOOLS__HOST_TOOLS_PATH (${env.TOOLS__HOST_TOOLS_PATH}) could not be read as JSON: ${
+          (error as Error).message
+        }`,
+      );
+    }
+  }
+  if (tools !== undefined) {
+    out.hostTools = parseHostTools(tools, env.TOOLS__HOST_TOOLS ? "TOOLS__HOST_TOOLS" : "TOOLS__HOST_TOOLS_PATH");
+  }
+  const scopes = json(env, "TOOLS__PAGE_SCOPES");
+  if (scopes !== undefined) {
+    const ok = typeof scopes === "object" && scopes !== null && !Array.isArray(scopes) &&
+      Object.values(scopes).every((v) => Array.isArray(v) && v.every((s) => typeof s === "string"));
+    if (!ok) {
+      throw new ConfigError(
+        'TOOLS__PAGE_SCOPES must map tool names to arrays of view names, like {"search":["tasks"]}.',
+      );
+    }
+    out.pageScopes = scopes as Record<string, string[]>;
+  }
+  const limits: Partial<Limits> = {};
+  const pairs: [keyof Limits, string][] = [
+    ["maxModelRequests", "LIMITS__MAX_MODEL_REQUESTS"],
+    ["maxToolCalls", "LIMITS__MAX_TOOL_CALLS"],
+    ["toolTimeoutMs", "LIMITS__TOOL_TIMEOUT_MS"],
+    ["maxBodyBytes", "LIMITS__MAX_BODY_BYTES"],
+    ["eventLogSize", "LIMITS__EVENT_LOG_SIZE"],
+  ];
+  for (const [key, name] of pairs) {
+    const value = int(env, name);
+    if (value !== undefined) limits[key] = value;
+  }
+  if (Object.keys(limits).length) out.limits = limits as Limits;
+  const access: Partial<AccessOptions> = {};
+  const mode = env.ACCESS__MODE;
+  if (mode) {
+    if (mode !== "trusted_local" && mode !== "header") {
+      throw new ConfigError(`ACCESS__MODE must be trusted_local or header, got "${mode}".`);
+    }
+    access.mode = mode;
+  }
+  if (env.ACCESS__TOKEN) access.token = env.ACCESS__TOKEN;
+  if (env.ACCESS__PRINCIPAL_HEADER) access.principalHeader = env.ACCESS__PRINCIPAL_HEADER.toLowerCase();
+  if (env.ACCESS__ROLES_HEADER) access.rolesHeader = env.ACCESS__ROLES_HEADER.toLowerCase();
+  if (env.ACCESS__CORS_ORIGINS) {
+    access.corsOrigins = env.ACCESS__CORS_ORIGINS.split(",").map((s) => s.trim()).filter(Boolean);
+  }
+  if (Object.keys(access).length) out.access = access as AccessOptions;
+  return out;
+}

@@ -1,0 +1,34 @@
+/**
+ * CORS for the allowed Origins: a host page served from another origin in
+ * `ACCESS__CORS_ORIGINS` (by default any localhost port, as in a Vite dev
+ * setup) may call the API and read its answers, including event streams.
+ * Preflight requests are answered here, before authentication, since a
+ * browser sends them without credentials. Refusing state changes from other
+ * Origins stays the access middleware's job.
+ *
+ * @module
+ */
+import type { MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
+import type { AccessOptions } from "../config.ts";
+import { originAllowed } from "./access.ts";
+
+/**
+ * The CORS middleware for the runtime's API routes.
+ *
+ * @example
+ * ```ts
+ * app.use("/api/*", corsFor(options.access));
+ * ```
+ */
+export function corsFor(access: AccessOptions): MiddlewareHandler {
+  return cors({
+    origin: (origin) => (origin && originAllowed(origin, access.corsOrigins) ? origin : null),
+    allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
+    // Never the principal headers: only a gateway may set those, never a page.
+    allowHeaders: ["content-type", "authorization", "last-event-id"],
+    exposeHeaders: ["content-type"],
+    credentials: true,
+    maxAge: 600,
+  });
+}

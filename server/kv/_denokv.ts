@@ -1,0 +1,185 @@
+/**
+ * Opening Deno KV on either runtime, its limits, and the value envelope with
+ * chunking used by `denoKvStore()` (private to `server/kv/`).
+ *
+ * A value is stored at its own key as an envelope: `{ j, x? }` holds its JSON
+ * text, `{ c, n, x? }` is a manifest naming `n` chunks of its UTF-8 bytes at
+ * `[true, c, 0..n-1]` (a boolean first part, so no string key of ours can
+ * reach them). `x` is the expiry in epoch milliseconds: Deno KV deletes
+ * expired keys lazily, so reads check it themselves.
+ *
+ * @module
+ */
+
+import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+
+/** A Deno KV key part we use: strings for keys, a boolean and numbers for chunks. */
+export type KvPart = string | number | boolean;
+/** A Deno KV key. */
+export type KvKey = readonly KvPart[];
+/** A Deno KV read result. */
+export interface KvEntryMaybe {
+  key: KvKey;
+  value: unknown;
+  versionstamp: string | null;
+}
+/** The part of `Deno.AtomicOperation` we use. */
+export interface KvAtomic {
+  check(...checks: { key: KvKey; versionstamp: string | null }[]): KvAtomic;
+  set(key: KvKey, value: unknown, options?: { expireIn?: number }): KvAtomic;
+  delete(key: KvKey): KvAtomic;
+  commit(): Promise<{ ok: boolean }>;
+}
+/** The part of `Deno.Kv` (and of `@deno/kv`) we use. */
+export interface Kv {
+  get(key: KvKey): Promise<KvEntryMaybe>;
+  getMany(keys: KvKey[]): Promise<KvEntryMaybe[]>;
+  list(
+    selector: { prefix: KvKey; start?: KvKey; end?: KvKey },
+    options?: { reverse?: boolean; batchSize?: number; limit?: number },
+  ): AsyncIterable<KvEntryMaybe>;
+  atomic(): KvAtomic;
+  close(): void;
+}
+
+/** What one atomic commit may hold. */
+export interface KvLimits {
+  checks: number;
+  mutations: number;
+  bytes: number;
+  reads: number;
+}
+
+/** The first part of every chunk key. */
+export const CHUNKS = true;
+/** Bytes per chunk: Deno KV stores a Uint8Array value of up to 64 KiB as is. */
+export const CHUNK_BYTES = 65_536;
+/** Largest value (estimated stored bytes) kept inline in its envelope. */
+export const INLINE_BYTES = 60_000;
+/** Chunks outlive their manifest's expiry by this much, so a reader that saw the manifest still finds them. */
+export const CHUNK_GRACE_MS = 60_000;
+
+interface DenoLike {
+  openKv?(path?: string): Promise<Kv>;
+}
+
+/** The `Deno` global when running on Deno, else undefined (the one runtime check of this folder). */
+export function denoRuntime(): DenoLike | undefined {
+  return (globalThis as { Deno?: DenoLike }).Deno;
+}
+
+/** Opens the Deno KV file at `path` (creating its folder) with Deno's own KV or `@deno/kv` on Node. */
+export async function openKv(path: string): Promise<{ kv: Kv; limits: KvLimits }> {
+  if (path !== ":memory:") await mkdir(dirname(path), { recursive: true });
+  const deno = denoRuntime();
+  if (deno !== undefined) {
+    if (typeof deno.openKv !== "function") {
+      throw new Error(
+        'Deno KV is unavailable; run Deno with --unstable-kv or add "unstable": ["kv"] to deno.json.',
+      );
+    }
+    return {
+      kv: await deno.openKv(path),
+      limits: { checks: 100, mutations: 1000, bytes: 819_200, reads: 10 },
+    };
+  }
+  const { openKv } = await import("@deno/kv");
+  // @deno/kv (0.14) refuses more than 10 checks per commit where Deno allows 100.
+  const kv = await openKv(path) as unknown as Kv;
+  return { kv, limits: { checks: 10, mutations: 1000, bytes: 819_200, reads: 10 } };
+}
+
+/** An inline envelope. */
+export interface Inline {
+  j: string;
+  x?: number;
+}
+/** A chunked envelope. */
+export interface Manifest {
+  c: string;
+  n: number;
+  x?: number;
+}
+
+/** Whether a stored value is a manifest of chunks. */
+export function isManifest(value: unknown): value is Manifest {
+  return typeof value === "object" && value !== null && typeof (value as Manifest).c === "string";
+}
+
+/** Whether a stored value is one of our envelopes past its expiry. */
+export function isExpired(value: unknown, now: number): boolean {
+  const x = typeof value === "object" && value !== null ? (value as Inline).x : undefined;
+  return x !== undefined && x <= now;
+}
+
+/** Worst-case bytes V8 serialisation takes for a string: one per character when all are Latin-1, two otherwise. */
+export function storedBytes(text: string): number {
+  // deno-lint-ignore no-control-regex -- Latin-1 is exactly the range V8 stores one byte per character
+  return /[^\x00-\xff]/.test(text) ? text.length * 2 : text.length;
+}
+
+/** Writes `text` as chunks under a fresh id (several commits); returns the manifest to store at the key. */
+export async function writeChunks(
+  kv: Kv,
+  limits: KvLimits,
+  text: string,
+  expireIn?: number,
+): Promise<Manifest> {
+  const bytes = new TextEncoder().encode(text);
+  const n = Math.ceil(bytes.length / CHUNK_BYTES);
+  const c = crypto.randomUUID();
+  const options = expireIn === undefined ? undefined : { expireIn: expireIn + CHUNK_GRACE_MS };
+  const perCommit = Math.max(1, Math.floor((limits.bytes - 16_384) / CHUNK_BYTES));
+  for (let i = 0; i < n; i += perCommit) {
+    const op = kv.atomic();
+    for (let j = i; j < Math.min(n, i + perCommit); j++) {
+      op.set([CHUNKS, c, j], bytes.subarray(j * CHUNK_BYTES, (j + 1) * CHUNK_BYTES), options);
+    }
+    await op.commit();
+  }
+  return expireIn === undefined ? { c, n } : { c, n, x: Date.now() + expireIn };
+}
+
+/** Reads the text a manifest names; undefined when its chunks are gone (the key was overwritten meanwhile). */
+export async function readChunks(kv: Kv, manifest: Manifest): Promise<string | undefined> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const entry of kv.list({ prefix: [CHUNKS, manifest.c] }, { batchSize: 100 })) {
+    const part = entry.value as Uint8Array;
+    parts.push(part);
+    size += part.length;
+  }
+  if (parts.length !== manifest.n) return undefined;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** Reads raw entries, `limits.reads` keys per request, in the order given. */
+export async function readRaw(
+  kv: Kv,
+  limits: KvLimits,
+  keys: readonly KvKey[],
+): Promise<KvEntryMaybe[]> {
+  const batches: Promise<KvEntryMaybe[]>[] = [];
+  for (let i = 0; i < keys.length; i += limits.reads) {
+    batches.push(kv.getMany(keys.slice(i, i + limits.reads)));
+  }
+  return (await Promise.all(batches)).flat();
+}
+
+/** Deletes the chunks a manifest names. */
+export async function deleteChunks(kv: Kv, limits: KvLimits, manifest: Manifest): Promise<void> {
+  for (let i = 0; i < manifest.n; i += limits.mutations) {
+    const op = kv.atomic();
+    for (let j = i; j < Math.min(manifest.n, i + limits.mutations); j++) {
+      op.delete([CHUNKS, manifest.c, j]);
+    }
+    await op.commit();
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The write path of `denoKvStore()` (private to `server/kv/`).
+ *
+ * Large values are written as chunks under a fresh id before the commit
+ * that stores their manifest, so the commit stays within Deno KV's 800 KiB
+ * and a failed commit only leaves chunks that are deleted at once. The
+ * commit checks the user's versions and also each written key's current
+ * versionstamp (as read just before), so when it succeeds we know which
+ * manifest it replaced and can delete that manifest's chunks; when only
+ * such a guard fails, the attempt is retried. Deno KV caps the checks of a
+ * commit (10 on `@deno/kv`), and keys beyond the cap go unguarded: two
+ * writers racing on one of them may orphan a chunk set, never corrupt one.
+ *
+ * @module
+ */
+
+import { assertKey, checkExpireIn, encodeValue } from "./_codec.ts";
+import {
+  deleteChunks,
+  INLINE_BYTES,
+  isExpired,
+  isManifest,
+  type Kv,
+  type KvLimits,
+  type Manifest,
+  readRaw,
+  storedBytes,
+  writeChunks,
+} from "./_denokv.ts";
+import type { Check, Key, Mutation } from "./store.ts";
+
+const RETRY = Symbol("retry");
+// Leaves room in the 800 KiB commit for keys, checks and envelopes.
+const INLINE_BUDGET = 700_000;
+
+interface Write {
+  key: Key;
+  text: string | undefined;
+  expireIn: number | undefined;
+  /** Whether the value goes to chunks (too big alone, or to keep the commit small). */
+  chunk: boolean;
+  manifest?: Manifest;
+}
+
+/** Applies `mutations` if every check holds, chunking large values; see the module doc. */
+export async function commit(
+  kv: Kv,
+  limits: KvLimits,
+  checks: readonly Check[],
+  mutations: readonly Mutation[],
+): Promise<boolean> {
+  const writes = prepare(limits, checks, mutations);
+  const chunked = writes.filter((w) => w.chunk);
+  let committed = false;
+  try {
+    for (const w of chunked) {
+      w.manifest = await writeChunks(kv, limits, w.text!, w.expireIn);
+    }
+    for (let round = 0; round < 100; round++) {
+      const result = await attempt(kv, limits, checks, writes);
+      if (result === RETRY) continue;
+      committed = result;
+      return result;
+    }
+    throw new Error(
+      "Deno KV commit lost 100 races with other writers of the same keys; try again.",
+    );
+  } finally {
+    if (!committed) {
+      for (const w of chunked) {
+        if (w.manifest) await deleteChunks(kv, limits, w.manifest);
+      }
+    }
+  }
+}
+
+function prepare(
+  limits: KvLimits,
+  checks: readonly Check[],
+  mutations: readonly Mutation[],
+): Write[] {
+  for (const check of checks) assertKey(check.key, "check key");
+  if (checks.length > limits.checks) {
+    throw new Error(
+      `Deno KV checks at most ${limits.checks} keys per commit here; this one checks ${checks.length}, so split it.`,
+    );
+  }
+  const byKey = new Map<string, Write>();
+  for (const m of mutations) {
+    assertKey(m.key, "mutation key");
+    const text = m.value === undefined ? undefined : encodeValue(m.value);
+    const expireIn = m.expireIn === undefined ? undefined : checkExpireIn(m.expireIn);
+    const id = JSON.stringify(m.key);
+    byKey.delete(id); // the last mutation of a key wins, in its own position
+    byKey.set(id, {
+      key: m.key,
+      text,
+      expireIn,
+      chunk: text !== undefined && storedBytes(text) > INLINE_BYTES,
+    });
+  }
+  if (byKey.size > limits.mutations) {
+    throw new Error(
+      `Deno KV writes at most ${limits.mutations} keys per commit; this one writes ${byKey.size}, so split it.`,
+    );
+  }
+  const writes = [...byKey.values()];
+  // Keep the commit under Deno KV's 800 KiB: the largest values go to chunks first.
+  let inline = 0;
+  for (const w of writes) if (w.text !== undefined && !w.chunk) inline += storedBytes(w.text);
+  for (const w of [...writes].sort((a, b) => (b.text?.length ?? 0) - (a.text?.length ?? 0))) {
+    if (inline <= INLINE_BUDGET || w.text === undefined) break;
+    if (w.chunk) continue;
+    inline -= storedBytes(w.text);
+    w.chunk = true;
+  }
+  return writes;
+}
+
+/** One optimistic attempt: RETRY when only our own concurrency guard failed. */
+async function attempt(
+  kv: Kv,
+  limits: KvLimits,
+  checks: readonly Check[],
+  writes: Write[],
+): Promise<boolean | typeof RETRY> {
+  const checked = new Set(checks.map((c) => JSON.stringify(c.key)));
+  const raw = await readRaw(kv, limits, [...checks.map((c) => c.key), ...writes.map((w) => w.key)]);
+  const now = Date.now();
+  const op = kv.atomic();
+  let guards = checks.length;
+  for (let i = 0; i < checks.length; i++) {
+    const { value, versionstamp } = raw[i];
+    const live = versionstamp !== null && !isExpired(value, now);
+    if (checks[i].version === null ? live : !live || versionstamp !== checks[i].version) {
+      return false;
+    }
+    // An expired key still in the file is checked at its stored versionstamp.
+    op.check({ key: checks[i].key, versionstamp });
+  }
+  const replaced: Manifest[] = [];
+  for (let i = 0; i < writes.length; i++) {
+    const w = writes[i];
+    const old = raw[checks.length + i];
+    if (isManifest(old.value)) replaced.push(old.value);
+    // Guarding each written key lets us delete the chunks it held; beyond the limit, leftovers may leak.
+    if (!checked.has(JSON.stringify(w.key)) && guards < limits.checks) {
+      op.check({ key: w.key, versionstamp: old.versionstamp });
+      guards++;
+    }
+    if (w.text === undefined) op.delete(w.key);
+    else {
+      const x = w.expireIn === undefined ? undefined : now + w.expireIn;
+      const envelope = w.manifest ?? (x === undefined ? { j: w.text } : { j: w.text, x });
+      op.set(w.key, envelope, w.expireIn === undefined ? undefined : { expireIn: w.expireIn });
+    }
+  }
+  if (!(await op.commit()).ok) return RETRY;
+  for (const manifest of replaced) await deleteChunks(kv, limits, manifest);
+  return true;
+}

@@ -1,0 +1,74 @@
+/**
+ * Schema and statements of `postgresStore()` (private to `server/kv/`).
+ *
+ * One table per store: `key` is the key from `encodeKey()` in a `text`
+ * column compared byte-wise (`COLLATE "C"`), so `list()` is an index range
+ * scan; `value` is JSON text (not `jsonb`, which reorders keys and refuses
+ * `\u0000`); `version` comes from the table's own sequence on every write;
+ * `expires_at` is set from the database clock, so processes with skewed
+ * clocks agree. A second table holds publish/subscribe payloads too large
+ * for NOTIFY (8000 bytes).
+ *
+ * @module
+ */
+
+import type postgres from "postgres";
+
+/** The postgres.js client type used here. */
+export type Sql = postgres.Sql;
+
+/** The table names of a store. */
+export interface Tables {
+  kv: string;
+  pubsub: string;
+  /** Channel for LISTEN/NOTIFY. */
+  channel: string;
+  /** First key of every advisory lock this store takes. */
+  lockClass: number;
+}
+
+/** Derives the names and lock class of a store from its table name, refusing names that are not plain identifiers. */
+export function tables(table: string): Tables {
+  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(table)) {
+    throw new TypeError(
+      `Postgres store table must be a lowercase identifier of at most 41 characters; got "${table}".`,
+    );
+  }
+  return { kv: table, pubsub: `${table}_pubsub`, channel: table, lockClass: hash32(table) };
+}
+
+/** Creates the tables if missing; concurrent starts wait for each other. */
+export async function migrate(sql: Sql, t: Tables): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${t.lockClass}, 0)`;
+    await tx`CREATE TABLE IF NOT EXISTS ${tx(t.kv)} (
+      key text COLLATE "C" PRIMARY KEY,
+      value text NOT NULL,
+      version bigserial NOT NULL,
+      expires_at timestamptz
+    )`;
+    await tx`CREATE INDEX IF NOT EXISTS ${tx(`${t.kv}_expires`)} ON ${tx(t.kv)} (expires_at)
+      WHERE expires_at IS NOT NULL`;
+    await tx`CREATE TABLE IF NOT EXISTS ${tx(t.pubsub)} (
+      id bigserial PRIMARY KEY,
+      payload text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    )`;
+  });
+}
+
+/** Drops a store's tables (for tests and teardown). */
+export async function dropTables(sql: Sql, table: string): Promise<void> {
+  const t = tables(table);
+  await sql`DROP TABLE IF EXISTS ${sql(t.kv)}, ${sql(t.pubsub)}`;
+}
+
+/** A 32-bit FNV-1a hash as a signed integer, the type advisory lock keys take. */
+export function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h | 0;
+}

@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { CHUNKS, openKv } from "./_denokv.ts";
+import { denoKvStore } from "./denokv.ts";
+import { runStoreContract } from "./store.case.ts";
+
+const dir = await mkdtemp(join(tmpdir(), "tether-denokv-"));
+after(() => rm(dir, { recursive: true, force: true }));
+
+runStoreContract("denokv", { open: () => denoKvStore(join(dir, "contract", "store.db")) });
+
+test("denokv store creates the folder of its file and keeps data across reopen", async () => {
+  const path = join(dir, "nested", "deeper", "kv.db");
+  const first = await denoKvStore(path);
+  await first.set(["session", "s1"], { turn: 3 });
+  await first.close();
+  const second = await denoKvStore(path);
+  assert.deepEqual((await second.get(["session", "s1"]))?.value, { turn: 3 });
+  await second.close();
+});
+
+test("denokv store refuses commits over Deno KV limits with a clear error", async () => {
+  const store = await denoKvStore(join(dir, "limits.db"));
+  try {
+    const mutations = Array.from({ length: 1001 }, (_, i) => ({ key: ["m", `${i}`], value: i }));
+    await assert.rejects(store.atomic([], mutations), /at most 1000 keys per commit/);
+    const checks = Array.from({ length: 101 }, (_, i) => ({ key: ["c", `${i}`], version: null }));
+    await assert.rejects(store.atomic(checks, []), /checks at most \d+ keys per commit/);
+    const big = Array.from(
+      { length: 20 },
+      (_, i) => ({ key: ["b", `${i}`], value: "x".repeat(50_000) }),
+    );
+    assert.equal(await store.atomic([], big), true);
+    assert.equal((await store.list(["b"])).length, 20);
+  } finally {
+    await store.close();
+  }
+});
+
+test("denokv store leaves no chunks behind when large values are replaced, deleted or refused", async () => {
+  const path = join(dir, "chunks.db");
+  const store = await denoKvStore(path);
+  const big = "x".repeat(300_000);
+  await store.set(["m", "1"], big);
+  await store.set(["m", "1"], big + "y");
+  await store.set(["m", "1"], "small");
+  await store.set(["m", "2"], big);
+  await store.atomic([], [{ key: ["m", "2"] }, { key: ["m", "3"], value: big }]);
+  await store.delete(["m", "3"]);
+  assert.equal(
+    await store.atomic([{ key: ["m", "1"], version: null }], [{ key: ["m", "4"], value: big }]),
+    false,
+  );
+  await Promise.all(Array.from({ length: 5 }, (_, i) => store.set(["m", "5"], big + i)));
+  await store.delete(["m", "5"]);
+  await store.close();
+  const { kv } = await openKv(path);
+  let chunks = 0;
+  for await (const _ of kv.list({ prefix: [CHUNKS] })) chunks++;
+  kv.close();
+  assert.equal(chunks, 0);
+});

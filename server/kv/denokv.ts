@@ -1,0 +1,205 @@
+/**
+ * `denoKvStore()`: the store in a Deno KV (SQLite) file, through Deno's own
+ * KV on Deno and the `@deno/kv` package on Node. Keys are Deno KV keys as
+ * they are; versions are versionstamps; expiry is `expireIn` plus a check on
+ * read, because Deno KV removes expired keys only eventually.
+ *
+ * Values above about 60 KB (Deno KV takes 64 KiB per value) are split into
+ * chunks written before the commit that stores their manifest, so a value
+ * may be as large as memory allows while the commit itself stays small.
+ * A commit may check at most 100 keys on Deno and 10 on Node (`@deno/kv`),
+ * and write at most 1000 keys; larger ones fail with an error saying so.
+ *
+ * Publish/subscribe stays inside this process: one process owns the file.
+ * Stores opened on the same path in one process share their subscribers.
+ *
+ * @module
+ */
+
+import { resolve } from "node:path";
+import { Bus } from "./_bus.ts";
+import { assertKey, assertValue, closedError } from "./_codec.ts";
+import {
+  isExpired,
+  isManifest,
+  type Kv,
+  type KvEntryMaybe,
+  type KvLimits,
+  openKv,
+  readChunks,
+  readRaw,
+} from "./_denokv.ts";
+import { commit } from "./_denokv_commit.ts";
+import type {
+  Check,
+  Entry,
+  Key,
+  Listener,
+  ListOptions,
+  Mutation,
+  SetOptions,
+  Store,
+} from "./store.ts";
+
+/**
+ * The file `denoKvStore()` and `storeFromUrl()` use when given no path.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_DENOKV_PATH, denoKvStore } from "./denokv.ts";
+ * const store = await denoKvStore(DEFAULT_DENOKV_PATH);
+ * ```
+ */
+export const DEFAULT_DENOKV_PATH = ".tether/store.db";
+
+const buses = new Map<string, { bus: Bus; refs: number }>();
+const RETRY = Symbol("retry");
+
+/**
+ * Opens (creating it and its folder if missing) the Deno KV file at `path`.
+ *
+ * @example
+ * ```ts
+ * import { denoKvStore } from "./denokv.ts";
+ * const store = await denoKvStore(".tether/store.db");
+ * await store.set(["session", "s1"], { turn: 1 });
+ * await store.close();
+ * ```
+ */
+export async function denoKvStore(path: string = DEFAULT_DENOKV_PATH): Promise<Store> {
+  const { kv, limits } = await openKv(path);
+  const id = path === ":memory:" ? `:memory:${crypto.randomUUID()}` : resolve(path);
+  let shared = buses.get(id);
+  if (shared === undefined) buses.set(id, shared = { bus: new Bus(), refs: 0 });
+  shared.refs++;
+  return new DenoKvStore(kv, limits, id, shared.bus);
+}
+
+class DenoKvStore implements Store {
+  readonly name = "denokv";
+  #kv: Kv;
+  #limits: KvLimits;
+  #id: string;
+  #bus: Bus;
+  #closed = false;
+
+  constructor(kv: Kv, limits: KvLimits, id: string, bus: Bus) {
+    this.#kv = kv;
+    this.#limits = limits;
+    this.#id = id;
+    this.#bus = bus;
+  }
+
+  async get<T = unknown>(key: Key): Promise<Entry<T> | null> {
+    this.#open();
+    assertKey(key);
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const entry = await this.#decode<T>(await this.#kv.get(key), Date.now());
+      if (entry !== RETRY) return entry;
+    }
+    throw new Error(
+      `Deno KV key ${JSON.stringify(key)} kept changing while it was read; try again.`,
+    );
+  }
+
+  async getMany<T = unknown>(keys: readonly Key[]): Promise<(Entry<T> | null)[]> {
+    this.#open();
+    for (const key of keys) assertKey(key);
+    const raw = await readRaw(this.#kv, this.#limits, keys);
+    const now = Date.now();
+    return await Promise.all(raw.map(async (entry, i) => {
+      const decoded = await this.#decode<T>(entry, now);
+      return decoded === RETRY ? this.get<T>(keys[i]) : decoded;
+    }));
+  }
+
+  async set(key: Key, value: unknown, options?: SetOptions): Promise<void> {
+    this.#open();
+    // A mutation without a value deletes; set() must refuse one instead.
+    assertValue(value);
+    await commit(this.#kv, this.#limits, [], [{ key, value, expireIn: options?.expireIn }]);
+  }
+
+  async delete(key: Key): Promise<void> {
+    this.#open();
+    await commit(this.#kv, this.#limits, [], [{ key }]);
+  }
+
+  async list<T = unknown>(prefix: Key, options: ListOptions = {}): Promise<Entry<T>[]> {
+    this.#open();
+    assertKey(prefix, "list prefix");
+    const { after, reverse = false, limit = Infinity } = options;
+    const out: Entry<T>[] = [];
+    if (limit <= 0) return out;
+    const pivot = after === undefined ? undefined : [...prefix, after];
+    // Deno's `start` is inclusive and `end` exclusive; the pivot itself is skipped below.
+    const selector = pivot === undefined
+      ? { prefix }
+      : reverse
+      ? { prefix, end: pivot }
+      : { prefix, start: pivot };
+    const batchSize = Math.min(500, limit === Infinity ? 500 : limit + 1);
+    const now = Date.now();
+    for await (const raw of this.#kv.list(selector, { reverse, batchSize })) {
+      if (
+        pivot !== undefined && !reverse && raw.key.length === pivot.length &&
+        raw.key.at(-1) === after
+      ) continue;
+      let entry = await this.#decode<T>(raw, now);
+      if (entry === RETRY) entry = await this.get<T>(raw.key as Key);
+      if (entry === null) continue;
+      out.push(entry);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  async atomic(checks: readonly Check[], mutations: readonly Mutation[]): Promise<boolean> {
+    this.#open();
+    return await commit(this.#kv, this.#limits, checks, mutations);
+  }
+
+  // deno-lint-ignore require-await -- async so that a closed store rejects rather than throws
+  async publish(channel: string, message: unknown): Promise<void> {
+    this.#open();
+    this.#bus.publish(channel, message);
+  }
+
+  // deno-lint-ignore require-await -- async so that a closed store rejects rather than throws
+  async subscribe(channel: string, listener: Listener): Promise<() => Promise<void>> {
+    this.#open();
+    const off = this.#bus.subscribe(channel, listener);
+    return () => Promise.resolve(off());
+  }
+
+  // deno-lint-ignore require-await -- the interface returns a promise; Deno KV closes synchronously
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#kv.close();
+    const shared = buses.get(this.#id);
+    if (shared !== undefined && --shared.refs === 0) buses.delete(this.#id);
+  }
+
+  #open(): void {
+    if (this.#closed) throw closedError(this.name);
+  }
+
+  async #decode<T>(raw: KvEntryMaybe, now: number): Promise<Entry<T> | null | typeof RETRY> {
+    const { value, versionstamp } = raw;
+    if (versionstamp === null || isExpired(value, now)) return null;
+    let text: string | undefined;
+    if (isManifest(value)) {
+      text = await readChunks(this.#kv, value);
+      if (text === undefined) return RETRY;
+    } else if (
+      typeof value === "object" && value !== null &&
+      typeof (value as { j?: unknown }).j === "string"
+    ) {
+      text = (value as { j: string }).j;
+    }
+    // Anything else was not written by this store; hand it over as it is.
+    const decoded = text === undefined ? value : JSON.parse(text);
+    return { key: raw.key as Key, value: decoded as T, version: versionstamp };
+  }
+}

@@ -1,0 +1,319 @@
+/**
+ * `postgresStore()`: the store in a Postgres table, through postgres.js.
+ * `atomic()` is one transaction: it takes an advisory lock per key it
+ * touches (in a fixed order), reads the checked rows `FOR UPDATE`, and
+ * writes only when every version matches, so of any number of processes
+ * checking one version exactly one commits. Publish/subscribe is
+ * LISTEN/NOTIFY on one channel per table; messages over NOTIFY's 8000 bytes
+ * travel through a side table and the notification carries their id.
+ * The schema is in `_postgres_sql.ts`.
+ *
+ * @module
+ */
+
+import postgres from "postgres";
+import { Bus } from "./_bus.ts";
+import {
+  assertKey,
+  assertValue,
+  checkExpireIn,
+  closedError,
+  decodeKey,
+  encodeKey,
+  encodeValue,
+  listBounds,
+} from "./_codec.ts";
+import { hash32, migrate, type Sql, type Tables, tables } from "./_postgres_sql.ts";
+import type {
+  Check,
+  Entry,
+  Key,
+  Listener,
+  ListOptions,
+  Mutation,
+  SetOptions,
+  Store,
+} from "./store.ts";
+
+/**
+ * Options of `postgresStore()`.
+ *
+ * @example
+ * ```ts
+ * import { postgresStore } from "./postgres.ts";
+ * const store = await postgresStore("postgres://postgres@127.0.0.1:5432/app", { table: "tether_kv", max: 20 });
+ * ```
+ */
+export interface PostgresStoreOptions {
+  /** Table name (a lowercase identifier, default "tether_kv"); created on start when missing. */
+  table?: string;
+  /** Most connections in the pool (default 10). */
+  max?: number;
+}
+
+const NOTIFY_BYTES = 7900;
+const SWEEP_EVERY = 500;
+const RETRYABLE = new Set(["40001", "40P01"]); // serialization failure, deadlock
+
+/**
+ * Connects to Postgres at `url`, creates the store's tables if missing, and returns the store.
+ *
+ * @example
+ * ```ts
+ * import { postgresStore } from "./postgres.ts";
+ * const store = await postgresStore("postgres://postgres@127.0.0.1:5432/app");
+ * await store.set(["session", "s1"], { turn: 1 });
+ * await store.close();
+ * ```
+ */
+export async function postgresStore(
+  url: string,
+  options: PostgresStoreOptions = {},
+): Promise<Store> {
+  const t = tables(options.table ?? "tether_kv");
+  const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+  try {
+    await migrate(sql, t);
+  } catch (error) {
+    await sql.end({ timeout: 1 });
+    throw error;
+  }
+  return new PostgresStore(sql, t);
+}
+
+interface Row {
+  key: string;
+  value: string;
+  version: string;
+}
+
+class PostgresStore implements Store {
+  readonly name = "postgres";
+  #sql: Sql;
+  #t: Tables;
+  #closed = false;
+  #writes = 0;
+  #pending = new Set<Promise<unknown>>();
+  #bus = new Bus();
+  #listening: Promise<unknown> | undefined;
+  #inbox: Promise<void> = Promise.resolve();
+
+  constructor(sql: Sql, t: Tables) {
+    this.#sql = sql;
+    this.#t = t;
+  }
+
+  async get<T = unknown>(key: Key): Promise<Entry<T> | null> {
+    this.#open();
+    assertKey(key);
+    const [row] = await this.#sql<Row[]>`SELECT value, version::text FROM ${this.#sql(this.#t.kv)}
+      WHERE key = ${encodeKey(key)} AND (expires_at IS NULL OR expires_at > now())`;
+    return row === undefined
+      ? null
+      : { key, value: JSON.parse(row.value) as T, version: row.version };
+  }
+
+  async getMany<T = unknown>(keys: readonly Key[]): Promise<(Entry<T> | null)[]> {
+    this.#open();
+    for (const key of keys) assertKey(key);
+    const rows = await this.#sql<Row[]>`SELECT key, value, version::text FROM ${
+      this.#sql(this.#t.kv)
+    }
+      WHERE key = ANY(${
+      keys.map(encodeKey)
+    }::text[]) AND (expires_at IS NULL OR expires_at > now())`;
+    const found = new Map(rows.map((row) => [row.key, row]));
+    return keys.map((key) => {
+      const row = found.get(encodeKey(key));
+      return row === undefined
+        ? null
+        : { key, value: JSON.parse(row.value) as T, version: row.version };
+    });
+  }
+
+  async set(key: Key, value: unknown, options?: SetOptions): Promise<void> {
+    this.#open();
+    assertKey(key);
+    assertValue(value);
+    const expireIn = options?.expireIn === undefined ? null : checkExpireIn(options.expireIn);
+    await this.#sql`INSERT INTO ${this.#sql(this.#t.kv)} (key, value, expires_at)
+      VALUES (${encodeKey(key)}, ${
+      encodeValue(value)
+    }, now() + ${expireIn}::float8 * interval '1 millisecond')
+      ON CONFLICT (key) DO UPDATE
+      SET value = EXCLUDED.value, version = EXCLUDED.version, expires_at = EXCLUDED.expires_at`;
+    this.#wrote();
+  }
+
+  async delete(key: Key): Promise<void> {
+    this.#open();
+    assertKey(key);
+    await this.#sql`DELETE FROM ${this.#sql(this.#t.kv)} WHERE key = ${encodeKey(key)}`;
+  }
+
+  async list<T = unknown>(prefix: Key, options: ListOptions = {}): Promise<Entry<T>[]> {
+    this.#open();
+    assertKey(prefix, "list prefix");
+    const { after, reverse = false, limit } = options;
+    if (limit !== undefined && limit <= 0) return [];
+    const { lower, upper } = listBounds(prefix, after, reverse);
+    const sql = this.#sql;
+    const rows = await sql<Row[]>`SELECT key, value, version::text FROM ${sql(this.#t.kv)}
+      WHERE key > ${lower} AND key < ${upper} AND (expires_at IS NULL OR expires_at > now())
+      ORDER BY key ${reverse ? sql`DESC` : sql`ASC`}
+      ${limit === undefined || limit === Infinity ? sql`` : sql`LIMIT ${Math.floor(limit)}`}`;
+    return rows.map((row) => ({
+      key: decodeKey(row.key),
+      value: JSON.parse(row.value) as T,
+      version: row.version,
+    }));
+  }
+
+  async atomic(checks: readonly Check[], mutations: readonly Mutation[]): Promise<boolean> {
+    this.#open();
+    for (const check of checks) assertKey(check.key, "check key");
+    const writes = new Map<string, { text: string | null; expireIn: number | null }>();
+    for (const m of mutations) {
+      assertKey(m.key, "mutation key");
+      const id = encodeKey(m.key);
+      writes.delete(id); // the last mutation of a key wins
+      writes.set(id, {
+        text: m.value === undefined ? null : encodeValue(m.value),
+        expireIn: m.value === undefined || m.expireIn === undefined
+          ? null
+          : checkExpireIn(m.expireIn),
+      });
+    }
+    if (checks.length === 0 && writes.size === 0) return true;
+    const checked = checks.map((c) => encodeKey(c.key));
+    // Sorted lock ids make every transaction lock in the same order (no deadlocks between them).
+    const locks = [...new Set([...checked, ...writes.keys()].map(hash32))].sort((a, b) => a - b);
+    for (let attempt = 0;; attempt++) {
+      try {
+        const won = await this.#sql.begin((tx) => this.#commit(tx, checks, checked, locks, writes));
+        if (won) this.#wrote();
+        return won as boolean;
+      } catch (error) {
+        if (attempt >= 5 || !RETRYABLE.has((error as { code?: string }).code ?? "")) throw error;
+      }
+    }
+  }
+
+  async #commit(
+    tx: postgres.TransactionSql,
+    checks: readonly Check[],
+    checked: string[],
+    locks: number[],
+    writes: Map<string, { text: string | null; expireIn: number | null }>,
+  ): Promise<boolean> {
+    const table = tx(this.#t.kv);
+    // The row read runs after the locks are held (same connection, in order), so it sees their holders' commits.
+    const [, rows] = await Promise.all([
+      tx`SELECT pg_advisory_xact_lock(${this.#t.lockClass}, h) FROM unnest(${locks}::int4[]) AS h`,
+      tx<{ key: string; version: string; live: boolean }[]>`SELECT key, version::text,
+        (expires_at IS NULL OR expires_at > now()) AS live
+        FROM ${table} WHERE key = ANY(${checked}::text[]) FOR UPDATE`,
+    ]);
+    const current = new Map(rows.filter((r) => r.live).map((r) => [r.key, r.version]));
+    for (let i = 0; i < checks.length; i++) {
+      if ((current.get(checked[i]) ?? null) !== checks[i].version) return false;
+    }
+    const sets = [...writes].filter(([, w]) => w.text !== null);
+    const deletes = [...writes].filter(([, w]) => w.text === null).map(([key]) => key);
+    await Promise.all([
+      sets.length > 0 &&
+      tx`INSERT INTO ${table} (key, value, expires_at)
+        SELECT k, v, now() + e * interval '1 millisecond'
+        FROM unnest(${sets.map(([k]) => k)}::text[], ${sets.map(([, w]) => w.text)}::text[],
+          ${sets.map(([, w]) => w.expireIn)}::float8[]) AS m(k, v, e)
+        ON CONFLICT (key) DO UPDATE
+        SET value = EXCLUDED.value, version = EXCLUDED.version, expires_at = EXCLUDED.expires_at`,
+      deletes.length > 0 && tx`DELETE FROM ${table} WHERE key = ANY(${deletes}::text[])`,
+    ]);
+    return true;
+  }
+
+  async publish(channel: string, message: unknown): Promise<void> {
+    this.#open();
+    assertValue(message);
+    const text = JSON.stringify([channel, message]);
+    const sql = this.#sql;
+    if (text.length * 3 <= NOTIFY_BYTES || new TextEncoder().encode(text).length <= NOTIFY_BYTES) {
+      await sql`SELECT pg_notify(${this.#t.channel}, ${text})`;
+      return;
+    }
+    await sql`WITH m AS (INSERT INTO ${sql(this.#t.pubsub)} (payload) VALUES (${text}) RETURNING id)
+      SELECT pg_notify(${this.#t.channel}, json_build_array(${channel}::text, null, m.id)::text) FROM m`;
+    this.#track(
+      sql`DELETE FROM ${sql(this.#t.pubsub)} WHERE created_at < now() - interval '5 minutes'`,
+    );
+  }
+
+  async subscribe(channel: string, listener: Listener): Promise<() => Promise<void>> {
+    this.#open();
+    const off = this.#bus.subscribe(channel, listener);
+    this.#listening ??= this.#sql.listen(this.#t.channel, (payload) => {
+      this.#inbox = this.#inbox.then(() => this.#receive(payload));
+    }).catch((error) => {
+      this.#listening = undefined;
+      throw error;
+    });
+    try {
+      await this.#listening;
+    } catch (error) {
+      off();
+      throw error;
+    }
+    return () => Promise.resolve(off());
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#bus.clear();
+    await Promise.allSettled(this.#pending);
+    await this.#sql.end({ timeout: 5 });
+  }
+
+  async #receive(payload: string): Promise<void> {
+    try {
+      const [channel, message, id] = JSON.parse(payload) as [string, unknown, number?];
+      if (!this.#bus.has(channel)) return;
+      if (id === undefined) {
+        this.#bus.publish(channel, message);
+        return;
+      }
+      const sql = this.#sql;
+      const [row] = await sql<{ payload: string }[]>`SELECT payload FROM ${
+        sql(this.#t.pubsub)
+      } WHERE id = ${id}`;
+      // A row already swept is a message lost, which at-most-once delivery allows.
+      if (row !== undefined) {
+        this.#bus.publish(channel, (JSON.parse(row.payload) as [string, unknown])[1]);
+      }
+    } catch (error) {
+      if (!this.#closed) console.error("Postgres store could not deliver a notification.", error);
+    }
+  }
+
+  #open(): void {
+    if (this.#closed) throw closedError(this.name);
+  }
+
+  #wrote(): void {
+    if (++this.#writes % SWEEP_EVERY !== 0) return;
+    const sql = this.#sql;
+    // The outer expires_at test is re-checked on rows a concurrent commit just rewrote.
+    this.#track(sql`DELETE FROM ${sql(this.#t.kv)} WHERE expires_at <= now() AND key IN (
+      SELECT key FROM ${sql(this.#t.kv)} WHERE expires_at <= now() LIMIT 1000)`);
+  }
+
+  #track(query: Promise<unknown>): void {
+    const done = query.then(() => {}, (error) => {
+      if (!this.#closed) {
+        console.error("Postgres store cleanup failed; it will run again later.", error);
+      }
+    }).finally(() => this.#pending.delete(done));
+    this.#pending.add(done);
+  }
+}

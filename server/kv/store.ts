@@ -1,0 +1,102 @@
+/**
+ * The store interface: the one place sessions, messages, pending calls, the
+ * event log and leases live. Every adapter (`memoryStore()`, `denoKvStore()`,
+ * `redisStore()`, `postgresStore()`) implements it and passes the shared
+ * contract suite in `store.case.ts`.
+ *
+ * Keys are arrays of strings (like Deno KV keys); adapters join them however
+ * suits the engine, but `list()` must return entries in ascending key order,
+ * comparing parts as strings, and a prefix `["a"]` must not match `["ab"]`.
+ *
+ * Values are JSON values. Adapters serialise them however they like, but a
+ * value read back must deep-equal what was written.
+ *
+ * @module
+ */
+
+/** A key: one or more non-empty string parts. */
+export type Key = readonly string[];
+
+/** An entry read from the store. `version` changes on every write of the key. */
+export interface Entry<T = unknown> {
+  key: Key;
+  value: T;
+  /** Opaque; compare only for equality, pass back to `atomic()` checks. */
+  version: string;
+}
+
+/** Options for a write. */
+export interface SetOptions {
+  /** Milliseconds until the key disappears (reads after that return null). */
+  expireIn?: number;
+}
+
+/** A precondition of an atomic commit: the key's current version must equal `version` (null: the key must not exist). */
+export interface Check {
+  key: Key;
+  version: string | null;
+}
+
+/** A write in an atomic commit: `value: undefined` deletes the key. */
+export interface Mutation {
+  key: Key;
+  value?: unknown;
+  expireIn?: number;
+}
+
+/** Options for `list()`. */
+export interface ListOptions {
+  /** At most this many entries. */
+  limit?: number;
+  /** Newest-key-first (descending) order. */
+  reverse?: boolean;
+  /** Only keys strictly greater than `[...prefix, after]` (ascending) or strictly smaller (reverse). */
+  after?: string;
+}
+
+/** A message published on a channel. Delivery is at most once, to every subscriber of every process sharing the store. */
+export type Listener = (message: unknown) => void;
+
+/**
+ * The store. Every method may be called concurrently; `atomic()` is the only
+ * way to make a decision that several processes must agree on.
+ *
+ * @example
+ * ```ts
+ * import { memoryStore } from "./memory.ts";
+ * const store = memoryStore();
+ * await store.set(["session", "s1"], { turn: 1 });
+ * const entry = await store.get<{ turn: number }>(["session", "s1"]);
+ * const won = await store.atomic(
+ *   [{ key: ["session", "s1"], version: entry!.version }],
+ *   [{ key: ["session", "s1"], value: { turn: 2 } }],
+ * );
+ * ```
+ */
+export interface Store {
+  /** Short adapter name shown on /health: "memory", "denokv", "redis", "postgres". */
+  readonly name: string;
+  /** Reads one key; null when absent or expired. */
+  get<T = unknown>(key: Key): Promise<Entry<T> | null>;
+  /** Reads several keys at once, in the order given. */
+  getMany<T = unknown>(keys: readonly Key[]): Promise<(Entry<T> | null)[]>;
+  /** Writes one key unconditionally. */
+  set(key: Key, value: unknown, options?: SetOptions): Promise<void>;
+  /** Deletes one key (no error when absent). */
+  delete(key: Key): Promise<void>;
+  /** Entries whose key starts with `prefix` (the prefix itself excluded), in key order. */
+  list<T = unknown>(prefix: Key, options?: ListOptions): Promise<Entry<T>[]>;
+  /**
+   * Applies every mutation if and only if every check holds, all or nothing,
+   * decided by the database itself (a transaction, a conditional write or a
+   * script), never by a read-then-write in this process. Returns whether it
+   * committed.
+   */
+  atomic(checks: readonly Check[], mutations: readonly Mutation[]): Promise<boolean>;
+  /** Publishes a message to every subscriber of `channel`, in every process sharing this store. */
+  publish(channel: string, message: unknown): Promise<void>;
+  /** Subscribes to a channel; returns the function that unsubscribes. */
+  subscribe(channel: string, listener: Listener): Promise<() => Promise<void>>;
+  /** Releases connections and timers. The store is unusable afterwards. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,22 @@
+/**
+ * Tether's runtime: a Hono app that gives an AI assistant the eyes and hands
+ * of a host application (the host contract), with pluggable stores and models.
+ *
+ * @example
+ * ```ts
+ * import { createRuntime } from "@tether/tether";
+ * const app = createRuntime({ storeUrl: "memory:", model: "offline" });
+ * const res = await app.request("/health");
+ * ```
+ *
+ * @module
+ */
+export { createEngine, createRuntime, type TetherApp } from "./app.ts";
+export { type AccessOptions, DEFAULT_LIMITS, type Limits, resolveOptions, type RuntimeOptions } from "./config.ts";
+export { ConfigError, optionsFromEnv } from "./env.ts";
+export { type ChatResult, Engine } from "./engine.ts";
+export type { BackendTool, ToolContext, ToolOutput } from "./tools/backend_tool.ts";
+export { allowAll, type PolicyDecision, type PolicyHook, type PolicyRequest } from "./tools/policy.ts";
+export type { Authenticate, Principal } from "./http/principal.ts";
+export { TetherError } from "./http/errors.ts";
+export type { SessionEvent } from "./events/hub.ts";

@@ -1,0 +1,287 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { generateText, jsonSchema, type ModelMessage, stepCountIs, streamText, tool } from "ai";
+import { offlineModel } from "./offline.ts";
+
+const selectIssue = tool({
+  description: "Select an issue in the list.",
+  inputSchema: jsonSchema<{ number: number }>({
+    type: "object",
+    properties: { number: { type: "integer" } },
+    required: ["number"],
+  }),
+});
+const labelSchema = jsonSchema<{ label: "bug" | "feature" }>({
+  type: "object",
+  properties: { label: { type: "string", enum: ["bug", "feature"] } },
+  required: ["label"],
+});
+const setTitle = tool({
+  description: "Rename an issue.",
+  inputSchema: jsonSchema<{ number: number; title: string }>({
+    type: "object",
+    properties: { number: { type: "integer" }, title: { type: "string" } },
+    required: ["number", "title"],
+  }),
+});
+const tools = {
+  select_issue: selectIssue,
+  set_title: setTitle,
+  filter: tool({ description: "Filter the list.", inputSchema: labelSchema }),
+  show_only: tool({ description: "Show only one label.", inputSchema: labelSchema }),
+};
+
+const context = {
+  version: 1,
+  view: {
+    name: "tasks",
+    description: "The issue list, filtered to open bugs.",
+    data: { issues: [{ number: 42, title: "Fix login" }, { number: 43, title: "Dark mode" }] },
+  },
+  navigation: [{ name: "agents", description: "Running agents" }],
+};
+const block = `<host_context>\n${JSON.stringify(context)}\n</host_context>\n\n`;
+
+function callsOf(result: { toolCalls: { toolName: string; input: unknown }[] }) {
+  return result.toolCalls.map((c) => [c.toolName, c.input]);
+}
+
+test("naming an action by its words calls it with the number that follows", async () => {
+  const result = await generateText({
+    model: offlineModel(),
+    prompt: block + "select issue 42",
+    tools,
+  });
+  assert.deepEqual(callsOf(result), [["select_issue", { number: 42 }]]);
+  assert.equal(result.finishReason, "tool-calls");
+});
+
+test("an action named by its exact name is called", async () => {
+  const result = await generateText({
+    model: offlineModel(),
+    prompt: "please run select_issue with 7",
+    tools,
+  });
+  assert.deepEqual(callsOf(result), [["select_issue", { number: 7 }]]);
+});
+
+test("two named actions are called in order, each with its own arguments", async () => {
+  const result = await generateText({
+    model: offlineModel(),
+    prompt: block + `Set title 43 to "Dark theme", then select issue 42.`,
+    tools,
+  });
+  assert.deepEqual(callsOf(result), [
+    ["set_title", { number: 43, title: "Dark theme" }],
+    ["select_issue", { number: 42 }],
+  ]);
+  const ids = result.toolCalls.map((c) => c.toolCallId);
+  assert.equal(new Set(ids).size, 2);
+});
+
+test("quoted text and enum words fill the label", async () => {
+  const quoted = await generateText({
+    model: offlineModel(),
+    prompt: `filter by label "bug"`,
+    tools,
+  });
+  assert.deepEqual(callsOf(quoted), [["filter", { label: "bug" }]]);
+  const plural = await generateText({ model: offlineModel(), prompt: "show only bugs", tools });
+  assert.deepEqual(callsOf(plural), [["show_only", { label: "bug" }]]);
+  const curly = await generateText({ model: offlineModel(), prompt: "filters: “feature”", tools });
+  assert.deepEqual(callsOf(curly), [["filter", { label: "feature" }]]);
+});
+
+test("a required argument that cannot be filled is left out and the action still called", async () => {
+  const result = await generateText({
+    model: offlineModel(),
+    prompt: "select issue, any of them",
+    tools,
+  });
+  assert.deepEqual(callsOf(result), [["select_issue", {}]]);
+});
+
+test("words inside quotes never name an action", async () => {
+  const result = await generateText({
+    model: offlineModel(),
+    prompt: `set title 5 to "select issue"`,
+    tools,
+  });
+  assert.deepEqual(callsOf(result), [["set_title", { number: 5, title: "select issue" }]]);
+});
+
+function afterCall(
+  output: { type: "json"; value: { selected: number } } | { type: "error-text"; value: string },
+): ModelMessage[] {
+  return [
+    { role: "user", content: block + "select issue 42" },
+    {
+      role: "assistant",
+      content: [{
+        type: "tool-call",
+        toolCallId: "c1",
+        toolName: "select_issue",
+        input: { number: 42 },
+      }],
+    },
+    {
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId: "c1", toolName: "select_issue", output }],
+    },
+    // The runtime sends the current context right after the result.
+    { role: "user", content: block },
+  ];
+}
+
+test("after a tool result it answers with a sentence stating the result", async () => {
+  const result = await generateText({
+    model: offlineModel(),
+    messages: afterCall({ type: "json", value: { selected: 42 } }),
+    tools,
+  });
+  assert.equal(result.toolCalls.length, 0);
+  assert.equal(result.text, 'Done: select_issue returned {"selected":42}.');
+});
+
+test("after a failed tool result it says it could not do it and why, without calling again", async () => {
+  const result = await generateText({
+    model: offlineModel(),
+    messages: afterCall({ type: "error-text", value: "Invalid input: number is required" }),
+    tools,
+  });
+  assert.equal(result.toolCalls.length, 0);
+  assert.match(result.text, /^select_issue failed: Invalid input: number is required\./);
+  assert.match(result.text, /could not/);
+});
+
+test("a backend tool runs once and its result ends the loop", async () => {
+  let runs = 0;
+  const result = await generateText({
+    model: offlineModel(),
+    prompt: "look at the screen",
+    stopWhen: stepCountIs(5),
+    tools: {
+      ...tools,
+      look_at_screen: tool({
+        description: "Look at the latest screenshot.",
+        inputSchema: jsonSchema<Record<string, never>>({ type: "object", properties: {} }),
+        execute: () => {
+          runs++;
+          return "a list of 2 issues";
+        },
+      }),
+    },
+  });
+  assert.equal(runs, 1);
+  assert.equal(result.steps.length, 2);
+  assert.equal(result.text, "Done: look_at_screen returned a list of 2 issues.");
+});
+
+test("a long result is shortened in the answer", async () => {
+  const long = "x".repeat(1000);
+  const result = await generateText({
+    model: offlineModel(),
+    messages: [
+      { role: "user", content: "select issue 1" },
+      {
+        role: "assistant",
+        content: [{ type: "tool-call", toolCallId: "c", toolName: "select_issue", input: {} }],
+      },
+      {
+        role: "tool",
+        content: [{
+          type: "tool-result",
+          toolCallId: "c",
+          toolName: "select_issue",
+          output: { type: "text", value: long },
+        }],
+      },
+    ],
+    tools,
+  });
+  assert.ok(result.text.length < 260, result.text);
+  assert.match(result.text, /^Done: select_issue returned x+…\.$/);
+});
+
+test("without named actions it summarises the host context", async () => {
+  const result = await generateText({
+    model: offlineModel(),
+    prompt: block + "what can you see?",
+    tools,
+  });
+  assert.equal(result.toolCalls.length, 0);
+  assert.match(result.text, /tasks view: The issue list, filtered to open bugs\./);
+  assert.match(result.text, /issues \(2\)/);
+  assert.match(result.text, /agents/);
+  assert.match(result.text, /select_issue, set_title, filter, show_only/);
+  assert.ok(result.usage.inputTokens! > 0 && result.usage.outputTokens! > 0);
+});
+
+test("a context rendered as key: value lines is summarised too", async () => {
+  const lines =
+    `<host_context>\nview: board\ndescription: Cards by column\ndata.cards: [1, 2, 3]\n</host_context>\nhi`;
+  const result = await generateText({ model: offlineModel(), prompt: lines, tools });
+  assert.match(result.text, /board view: Cards by column\. It shows cards \(3\)\./);
+});
+
+test("without a context it says it is the offline model and how to use it", async () => {
+  const result = await generateText({ model: offlineModel(), prompt: "hello", tools });
+  assert.match(result.text, /offline model/);
+  assert.match(result.text, /"select issue"/);
+});
+
+test("streaming produces several text deltas that add up to the answer", async () => {
+  const result = streamText({ model: offlineModel(), prompt: block + "what is on screen?", tools });
+  const deltas: string[] = [];
+  for await (const delta of result.textStream) deltas.push(delta);
+  assert.ok(deltas.length >= 3, `only ${deltas.length} deltas`);
+  assert.equal(deltas.join(""), await result.text);
+  assert.equal(await result.finishReason, "stop");
+  assert.ok((await result.usage).outputTokens! > 0);
+});
+
+test("a streamed response carries the tool calls with their arguments", async () => {
+  const result = streamText({
+    model: offlineModel(),
+    prompt: "filter bug and select issue 3",
+    tools,
+  });
+  const calls: [string, unknown][] = [];
+  for await (const part of result.fullStream) {
+    if (part.type === "tool-call") calls.push([part.toolName, part.input]);
+  }
+  assert.deepEqual(calls, [["filter", { label: "bug" }], ["select_issue", { number: 3 }]]);
+  assert.equal(await result.finishReason, "tool-calls");
+});
+
+test("the same prompt gives the same answer and ids, and a later turn new ids", async () => {
+  const first = await generateText({ model: offlineModel(), prompt: "select issue 42", tools });
+  const again = await generateText({ model: offlineModel(), prompt: "select issue 42", tools });
+  assert.deepEqual(
+    again.toolCalls.map((c) => c.toolCallId),
+    first.toolCalls.map((c) => c.toolCallId),
+  );
+  const later = await generateText({
+    model: offlineModel(),
+    messages: [...afterCall({ type: "json", value: { selected: 42 } }), {
+      role: "assistant",
+      content: "Done.",
+    }, {
+      role: "user",
+      content: "select issue 42",
+    }],
+    tools,
+  });
+  assert.notEqual(later.toolCalls[0].toolCallId, first.toolCalls[0].toolCallId);
+});
+
+test("tool choice none answers in text even when an action is named", async () => {
+  const result = await generateText({
+    model: offlineModel(),
+    prompt: "select issue 42",
+    tools,
+    toolChoice: "none",
+  });
+  assert.equal(result.toolCalls.length, 0);
+  assert.notEqual(result.text, "");
+});

@@ -1,0 +1,59 @@
+/**
+ * The Deno entry: serves the runtime with Deno.serve.
+ *
+ * @module
+ */
+import { createRuntime, type TetherApp } from "../app.ts";
+import type { RuntimeOptions } from "../config.ts";
+import { optionsFromEnv } from "../env.ts";
+
+declare const Deno: {
+  env: { toObject(): Record<string, string> };
+  readTextFileSync(path: string): string;
+  serve(
+    options: { port: number; hostname: string; onListen?: (addr: { port: number }) => void },
+    handler: (request: Request) => Response | Promise<Response>,
+  ): { finished: Promise<void>; shutdown(): Promise<void>; addr: { port: number } };
+  mainModule: string;
+};
+
+/** A running runtime on Deno. */
+export interface StartedDeno {
+  url: string;
+  port: number;
+  app: TetherApp;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the runtime on Deno.
+ *
+ * @example
+ * ```ts
+ * const { url, close } = await startDeno({ port: 0, env: { STORE__URL: "memory:" } });
+ * ```
+ */
+export async function startDeno(
+  options: Partial<RuntimeOptions> & { port?: number; hostname?: string; env?: Record<string, string | undefined> } = {},
+): Promise<StartedDeno> {
+  const env = options.env ?? Deno.env.toObject();
+  const { port: wanted, hostname = "127.0.0.1", env: _e, ...rest } = options;
+  const app = createRuntime({ ...optionsFromEnv(env, (p) => Deno.readTextFileSync(p)), ...rest, env });
+  await app.engine();
+  const server = Deno.serve({ port: wanted ?? Number(env.PORT ?? 7100), hostname, onListen: () => {} }, app.fetch);
+  const port = server.addr.port;
+  return {
+    url: `http://${hostname}:${port}`,
+    port,
+    app,
+    async close() {
+      await server.shutdown();
+      await app.close();
+    },
+  };
+}
+
+if (import.meta.main) {
+  const { url } = await startDeno();
+  console.log(`tether: listening on ${url}`);
+}

@@ -1,0 +1,66 @@
+/**
+ * The Node entry: serves the runtime with @hono/node-server.
+ *
+ * @module
+ */
+import { serve } from "@hono/node-server";
+import { readFileSync } from "node:fs";
+import process from "node:process";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { createRuntime, type TetherApp } from "../app.ts";
+import type { RuntimeOptions } from "../config.ts";
+import { optionsFromEnv } from "../env.ts";
+
+/** Options of `startNode()`. */
+export interface StartOptions extends Partial<RuntimeOptions> {
+  /** Port (default: PORT or 7100; 0 picks a free one). */
+  port?: number;
+  /** Interface (default 127.0.0.1). */
+  hostname?: string;
+  /** Environment to read `SECTION__KEY` options from (default: the process environment). */
+  env?: Record<string, string | undefined>;
+  /** Called with the app and the HTTP server before listening (transports attach here). */
+  attach?: (app: TetherApp, server: Server) => void | Promise<void>;
+}
+
+/** A running runtime. */
+export interface Started {
+  url: string;
+  port: number;
+  app: TetherApp;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the runtime on Node.
+ *
+ * @example
+ * ```ts
+ * const { url, close } = await startNode({ port: 0, env: { STORE__URL: "memory:" } });
+ * ```
+ */
+export async function startNode(options: StartOptions = {}): Promise<Started> {
+  const env = options.env ?? (process.env as Record<string, string | undefined>);
+  const { port: wanted, hostname = "127.0.0.1", attach, env: _e, ...rest } = options;
+  const app = createRuntime({ ...optionsFromEnv(env, (p) => readFileSync(p, "utf8")), ...rest, env });
+  await app.engine();
+  const port = wanted ?? Number(env.PORT ?? 7100);
+  const server = await new Promise<Server>((resolve) => {
+    const s = serve({ fetch: app.fetch, port, hostname }, () => resolve(s as Server)) as Server;
+  });
+  await attach?.(app, server);
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${actual}`,
+    port: actual,
+    app,
+    server,
+    async close() {
+      await new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections?.();
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * What the runtime stores for a session: the session record (with the
+ * pending action) and its messages. See docs/architecture.md for the keys.
+ *
+ * @module
+ */
+import type { ModelMessage } from "ai";
+import type { Attachment, HostContext } from "../../protocol/mod.ts";
+
+/** Where a tool call ends: the statuses of runtime-behaviour.md, plus the live ones. */
+export type CallStatus =
+  | "running"
+  | "pending"
+  | "completed"
+  | "failed"
+  | "cancelled"
+  | "superseded"
+  | "unknown";
+
+/** What a pending item waits for. Host results now; confirmations and approvals plug in here. */
+export type WaitingFor = "host" | "confirmation" | "approval";
+
+/** One tool call made in an assistant message. */
+export interface CallRecord {
+  call_id: string;
+  tool_name: string;
+  category: "backend" | "host" | "remote";
+  arguments: Record<string, unknown>;
+  /** Index in the assistant message's `steps` of the model message that made the call. */
+  step: number;
+  status: CallStatus;
+  /** The result as recorded (host results verbatim, screenshots removed). */
+  result?: unknown;
+  /** Set when the call failed before running (bad arguments, a policy denial, a timeout). */
+  error?: string;
+}
+
+/** A host call handed out or waiting to be handed out. */
+export interface QueuedCall {
+  call_id: string;
+  tool_name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** The one pending item of a session. */
+export interface PendingAction {
+  tool_call_id: string;
+  tool_name: string;
+  assistant_message_id: string;
+  arguments: Record<string, unknown>;
+  /** Calls of the same model response still to hand out, in order. */
+  queued: QueuedCall[];
+  waiting_for: WaitingFor;
+  output_mode: "text" | "host_tools";
+}
+
+/** The session record, stored at `["session", id]`. */
+export interface SessionRecord {
+  session_id: string;
+  owner_id: string;
+  created_at: string;
+  turn_number: number;
+  /** Number of stored messages; also the next message's sequence number. */
+  message_count: number;
+  host_context: HostContext | null;
+  pending_action: PendingAction | null;
+}
+
+/** A user message. `model` is replayed verbatim in later turns. */
+export interface UserMessage {
+  role: "user";
+  id: string;
+  turn: number;
+  created_at: string;
+  content: string;
+  message_type: "standard" | "steering";
+  attachments: Attachment[];
+  model: ModelMessage;
+}
+
+/** An assistant message: every model step, tool result and context update of one turn, in order. */
+export interface AssistantMessage {
+  role: "assistant";
+  id: string;
+  turn: number;
+  created_at: string;
+  output_mode: "text" | "host_tools";
+  /** The model messages of this turn after the user message, replayed verbatim. */
+  steps: ModelMessage[];
+  calls: CallRecord[];
+  /** The visible text (empty in host_tools mode). */
+  text: string;
+  status: "running" | "pending" | "completed" | "failed" | "cancelled";
+  model: string;
+  decision?: "hold" | "pending" | "completed" | null;
+  error?: string;
+  error_type?: string;
+}
+
+/** Any stored message. */
+export type StoredMessage = UserMessage | AssistantMessage;
+
+/** Statuses that end a call. */
+export const FINAL_STATUSES: ReadonlySet<CallStatus> = new Set([
+  "completed",
+  "failed",
+  "cancelled",
+  "superseded",
+  "unknown",
+]);

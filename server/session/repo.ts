@@ -1,0 +1,92 @@
+/**
+ * Reads and writes sessions and messages in the store. Every write that must
+ * not race is one `atomic()` commit checked on the session record's version.
+ *
+ * @module
+ */
+import type { Entry, Mutation, Store } from "../kv/store.ts";
+import type { AssistantMessage, SessionRecord, StoredMessage } from "./records.ts";
+
+const pad = (n: number) => n.toString().padStart(8, "0");
+
+/** The key of a session record. */
+export const sessionKey = (id: string) => ["session", id] as const;
+/** The key of a session's message number `seq`. */
+export const messageKey = (id: string, seq: number) => ["message", id, pad(seq)] as const;
+/** The key that marks a client message id as used. */
+export const messageIdKey = (id: string, clientId: string) => ["message_id", id, clientId] as const;
+
+/** A loaded session: its record, the record's version and its messages with their sequence numbers. */
+export interface LoadedSession {
+  record: SessionRecord;
+  version: string;
+  messages: { seq: number; message: StoredMessage }[];
+}
+
+/**
+ * The session store operations the engine needs.
+ *
+ * @example
+ * ```ts
+ * const repo = new SessionRepo(store);
+ * const session = await repo.load("s1");
+ * ```
+ */
+export class SessionRepo {
+  readonly store: Store;
+  constructor(store: Store) {
+    this.store = store;
+  }
+
+  /** The session record alone. */
+  record(id: string): Promise<Entry<SessionRecord> | null> {
+    return this.store.get<SessionRecord>(sessionKey(id));
+  }
+
+  /** The session with all its messages, or null. */
+  async load(id: string): Promise<LoadedSession | null> {
+    const [entry, list] = await Promise.all([
+      this.record(id),
+      this.store.list<StoredMessage>(["message", id]),
+    ]);
+    if (!entry) return null;
+    return {
+      record: entry.value,
+      version: entry.version,
+      messages: list.map((e) => ({ seq: Number(e.key[2]), message: e.value })),
+    };
+  }
+
+  /** Commits a new session record version plus other writes, if the record is still at `version`. */
+  commit(record: SessionRecord, version: string | null, mutations: Mutation[] = []): Promise<boolean> {
+    return this.store.atomic(
+      [{ key: sessionKey(record.session_id), version }],
+      [{ key: sessionKey(record.session_id), value: record }, ...mutations],
+    );
+  }
+
+  /** The mutation that writes message `seq`. */
+  putMessage(id: string, seq: number, message: StoredMessage): Mutation {
+    return { key: messageKey(id, seq), value: message };
+  }
+
+  /** Writes an assistant message alone (progress that decides nothing). */
+  saveAssistant(id: string, seq: number, message: AssistantMessage): Promise<void> {
+    return this.store.set(messageKey(id, seq), message);
+  }
+
+  /** Whether a client message id was used in the session. */
+  async usedMessageId(id: string, clientId: string): Promise<boolean> {
+    return (await this.store.get(messageIdKey(id, clientId))) !== null;
+  }
+
+  /** Deletes a session and everything stored under it. */
+  async delete(id: string): Promise<void> {
+    const [messages, ids] = await Promise.all([
+      this.store.list(["message", id]),
+      this.store.list(["message_id", id]),
+    ]);
+    await Promise.all([...messages, ...ids].map((e) => this.store.delete(e.key)));
+    await this.store.delete(sessionKey(id));
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The wire shapes of GET /api/sessions/{id} and its messages.
+ *
+ * @module
+ */
+import type { SessionRecord, StoredMessage } from "./records.ts";
+
+/** GET /api/sessions/{id}. */
+export interface SessionView {
+  session_id: string;
+  owner_id: string;
+  turn_number: number;
+  has_pending_tool_call: boolean;
+  pending_action: {
+    tool_call_id: string;
+    tool_name: string;
+    assistant_message_id: string;
+    arguments: Record<string, unknown>;
+    queued: string[];
+  } | null;
+  message_count: number;
+}
+
+/**
+ * The session summary a client reads after a reload.
+ *
+ * @example
+ * ```ts
+ * sessionView(record, 4).has_pending_tool_call;
+ * ```
+ */
+export function sessionView(record: SessionRecord, messageCount: number): SessionView {
+  const p = record.pending_action;
+  return {
+    session_id: record.session_id,
+    owner_id: record.owner_id,
+    turn_number: record.turn_number,
+    has_pending_tool_call: !!p,
+    pending_action: p
+      ? {
+        tool_call_id: p.tool_call_id,
+        tool_name: p.tool_name,
+        assistant_message_id: p.assistant_message_id,
+        arguments: p.arguments,
+        queued: p.queued.map((q) => q.call_id),
+      }
+      : null,
+    message_count: messageCount,
+  };
+}
+
+/**
+ * One stored message as GET /api/sessions/{id}/messages shows it.
+ *
+ * @example
+ * ```ts
+ * messageView(message).role;
+ * ```
+ */
+export function messageView(message: StoredMessage): Record<string, unknown> {
+  if (message.role === "user") {
+    return {
+      id: message.id,
+      role: "user",
+      turn: message.turn,
+      created_at: message.created_at,
+      content: message.content,
+      message_type: message.message_type,
+      attachments: message.attachments,
+    };
+  }
+  return {
+    id: message.id,
+    role: "assistant",
+    turn: message.turn,
+    created_at: message.created_at,
+    content: message.output_mode === "host_tools" ? null : message.text,
+    output_mode: message.output_mode,
+    status: message.status,
+    decision: message.decision ?? null,
+    model: message.model,
+    tool_calls: message.calls.map((c) => ({
+      call_id: c.call_id,
+      tool_name: c.tool_name,
+      category: c.category,
+      arguments: c.arguments,
+      status: c.status,
+      result: c.result,
+      error: c.error,
+    })),
+    ...(message.error ? { error: message.error, error_type: message.error_type } : {}),
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Test helpers: a runtime over a memory store with a chosen model, driven
+ * through `app.request` (the real Hono app, no network).
+ *
+ * @module
+ */
+import { createRuntime, type TetherApp } from "../app.ts";
+import type { RuntimeOptions } from "../config.ts";
+import { memoryStore } from "../kv/memory.ts";
+
+/** A runtime under test. */
+export interface Harness {
+  app: TetherApp;
+  /** POST /api/chat; returns status and JSON. */
+  chat(body: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  /** Any request; returns status and JSON. */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  warnings: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a runtime for a test.
+ *
+ * @example
+ * ```ts
+ * const h = harness({ model: scriptedModel([{ text: "hi" }]) });
+ * const { body } = await h.chat({ session_id: "s", content: "hello" });
+ * ```
+ */
+export function harness(options: Partial<RuntimeOptions> = {}): Harness {
+  const warnings: string[] = [];
+  const app = createRuntime({ store: options.store ?? memoryStore(), model: "offline", warn: (m) => warnings.push(m), ...options });
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await app.request(path, {
+      method,
+      headers: { "content-type": "application/json", ...headers },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json: unknown = text;
+    try {
+      json = JSON.parse(text);
+    } catch { /* not JSON */ }
+    return { status: res.status, body: json as any };
+  };
+  return {
+    app,
+    call,
+    chat: (body, headers) => call("POST", "/api/chat", body, headers),
+    warnings,
+    close: () => app.close(),
+  };
+}
+
+/** The contract's own example context. */
+export const ISSUE_CONTEXT = {
+  version: 1,
+  view: { name: "tasks", description: "The issue list.", data: { issues: [{ number: 42, title: "Fix login" }] } },
+  actions: [{
+    name: "select_issue",
+    description: "Select an issue in the list.",
+    parameters: { type: "object", properties: { number: { type: "integer" } }, required: ["number"] },
+  }],
+};

@@ -1,0 +1,74 @@
+/**
+ * What a message does on a streaming transport (Socket.IO, SSE, AG-UI), in
+ * one place so the transports cannot disagree:
+ *
+ * - steering is handed to the live turn at its next model step, or promoted
+ *   to a turn of its own when the session is idle; it never cancels;
+ * - a continuation (`tool_call_id`) never cancels; the engine queues it;
+ * - an ordinary message cancels the session's live turn, waits for its
+ *   cleanup, then starts.
+ *
+ * @module
+ */
+import type { MessageBody } from "../../protocol/mod.ts";
+import type { ChatResult, Engine } from "../engine.ts";
+import { forbidden } from "../http/errors.ts";
+import { mayAccess, type Principal } from "../http/principal.ts";
+import { invalid } from "./transport_error.ts";
+
+/** The outcome of dispatching: steering taken by the live turn, or a turn running (or queued). */
+export type Dispatched =
+  | { steered: true }
+  | { steered: false; promoted: boolean; run: Promise<ChatResult> };
+
+/**
+ * Refuses with 403 when the session exists and belongs to another principal (a new session is fine).
+ *
+ * @example
+ * ```ts
+ * await assertMayUse(engine, principal, "s1");
+ * ```
+ */
+export async function assertMayUse(engine: Engine, principal: Principal, sessionId: string): Promise<void> {
+  const entry = await engine.repo.record(sessionId);
+  if (entry && !mayAccess(principal, entry.value.owner_id)) throw forbidden(sessionId);
+}
+
+/**
+ * Dispatches a validated message; rejects (before anything is stored) when it is refused.
+ * `onSteered` runs synchronously the moment the live turn took the steering text.
+ *
+ * @example
+ * ```ts
+ * const d = await dispatchMessage(engine, principal, body);
+ * if (!d.steered) console.log((await d.run).content);
+ * ```
+ */
+export async function dispatchMessage(
+  engine: Engine,
+  principal: Principal,
+  body: MessageBody,
+  onSteered?: () => void,
+): Promise<Dispatched> {
+  const sid = body.session_id;
+  if (body.message_type === "steering") {
+    if (body.output_mode === "host_tools") {
+      throw invalid("Steering is not available for host_tools decisions; send a standard message with output_mode host_tools instead.", "message_type");
+    }
+    if (body.tool_call_id !== undefined) {
+      throw invalid("A continuation cannot be steering; send the tool result with message_type standard.", "message_type");
+    }
+    if (!body.content.trim()) throw invalid("A steering message needs text in content.", "content");
+  }
+  await assertMayUse(engine, principal, sid);
+  if (body.message_type === "steering") {
+    if (engine.steer(sid, body.content)) {
+      onSteered?.();
+      return { steered: true };
+    }
+    // Idle: the steering text becomes a turn of its own (the engine takes only standard messages).
+    return { steered: false, promoted: true, run: engine.chat(principal, { ...body, message_type: "standard" }) };
+  }
+  if (body.tool_call_id === undefined && engine.isLive(sid)) await engine.cancel(principal, sid);
+  return { steered: false, promoted: false, run: engine.chat(principal, body) };
+}
