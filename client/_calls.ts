@@ -27,11 +27,15 @@ export interface CallRunnerLink {
   emit<K extends keyof TetherEventMap>(name: K, payload: TetherEventMap[K]): void;
   /** Aborted by `host.cancel()`. */
   signal(): AbortSignal;
-  /** True once the host is closed: stop retrying. */
-  closed(): boolean;
+  /** Aborted when the host is closed: stop retrying. */
+  closed: AbortSignal;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
 
 /**
  * Handles the host calls of one session.
@@ -65,7 +69,7 @@ export class CallRunner {
     for (const entry of await journal.list(sessionId)) {
       if (entry.callId === pending?.tool_call_id) continue;
       if (entry.state === "finished") this.#enqueue(() => this.#locked(entry.callId, () => this.#deliver(entry)));
-      // Started, not pending any more, its page gone: the runtime moved on; nothing can be reported.
+      // Started but not pending any more: the runtime moved on; nothing can be reported.
       else this.#enqueue(() => this.#locked(entry.callId, () => journal.settle(sessionId, entry.callId)));
     }
     if (pending) {
@@ -80,12 +84,13 @@ export class CallRunner {
   }
 
   #locked(callId: string, fn: () => Promise<unknown>): Promise<unknown> {
-    return withLock(`tether:${this.#link.sessionId}:${callId}`, (acquired) => acquired ? fn() : Promise.resolve());
+    return withLock(`tether:${this.#link.sessionId}:${callId}`, fn);
   }
 
   #handle(call: Pick<PendingToolCall, "call_id" | "tool_name" | "arguments">): Promise<unknown> {
     const { journal, sessionId } = this.#link;
     return this.#locked(call.call_id, async () => {
+      if (this.#link.closed.aborted) return;
       const entry: JournalEntry = {
         sessionId,
         callId: call.call_id,
@@ -99,7 +104,7 @@ export class CallRunner {
       const existing = await journal.get(sessionId, call.call_id);
       if (!existing) return; // settled meanwhile
       if (existing.state === "finished") return this.#deliver(existing);
-      // Started and its lock free: the page that ran it died mid-handler.
+      // Started, and we hold its lock: the page that ran it died mid-handler.
       if (this.#link.registry.actions.get(existing.toolName)?.idempotent) {
         return this.#execute({ ...existing, startedAt: Date.now() });
       }
@@ -133,7 +138,7 @@ export class CallRunner {
   async #deliver(entry: JournalEntry): Promise<void> {
     const { journal, sessionId } = this.#link;
     let delay = 500;
-    while (!this.#link.closed()) {
+    while (!this.#link.closed.aborted) {
       // A context that cannot be built must not keep the result from the runtime: it reuses the last one.
       const context: HostContext | undefined = await this.#link.registry.build().catch(() => undefined);
       try {
@@ -150,7 +155,7 @@ export class CallRunner {
         return;
       } catch (error) {
         if (!(error instanceof TetherError) || error.status === 0 || error.status >= 500) {
-          await sleep(delay);
+          await sleep(delay, this.#link.closed);
           delay = Math.min(delay * 2, 15_000);
           continue;
         }

@@ -1,17 +1,16 @@
 /**
- * Web Locks around a call's handling: a lock is released when its page
- * dies, so "started in the journal, lock free" means the page that ran the
- * handler is gone, while "lock held" means a live tab is on it now.
+ * Web Locks around a call's handling. A lock is released when its page dies,
+ * so whoever gets it next knows that no live page is handling the call: an
+ * entry still `started` then means the page that ran the handler is gone.
+ * Another live tab on the same call makes us wait for it, not skip it.
  *
  * @module
  */
 
-type Locks = { request<T>(name: string, options: { ifAvailable: boolean }, fn: (lock: unknown) => Promise<T>): Promise<T> };
+type Locks = { request<T>(name: string, fn: () => Promise<T>): Promise<T> };
 
-const locks = (): Locks | undefined => (globalThis.navigator as unknown as { locks?: Locks })?.locks;
-
-/** Runs `fn(true)` holding the lock, or `fn(false)` at once when a live page holds it (without Web Locks: always `true`). */
-export function withLock<T>(name: string, fn: (acquired: boolean) => Promise<T>): Promise<T> {
-  const api = locks();
-  return api ? api.request(name, { ifAvailable: true }, (lock) => fn(lock !== null)) : fn(true);
+/** Runs `fn` holding the named lock (at once where Web Locks do not exist). */
+export function withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const locks = (globalThis.navigator as unknown as { locks?: Locks } | undefined)?.locks;
+  return locks ? locks.request(name, fn) : fn();
 }

@@ -135,7 +135,7 @@ export class Host {
   #exchange?: Exchange;
   #turnCall?: PendingToolCall;
   #cancel = new AbortController();
-  #closed = false;
+  #closed = new AbortController();
   #decisions = new Map<string, string>();
 
   constructor(options: HostOptions) {
@@ -173,7 +173,7 @@ export class Host {
       },
       emit: (name, payload) => this.#dispatch(name, payload),
       signal: () => this.#cancel.signal,
-      closed: () => this.#closed,
+      closed: this.#closed.signal,
     });
     if (options.screenshots === "on-request") {
       this.action("take_screenshot", {
@@ -314,7 +314,7 @@ export class Host {
 
   /** Closes the transport; pending deliveries stop (the journal keeps them for the next page). */
   close(): void {
-    this.#closed = true;
+    this.#closed.abort();
     this.#transport.close();
   }
 
@@ -389,7 +389,7 @@ export class Host {
       const status = (error as { status?: number }).status ?? 0;
       if (status === 404) info = null;
       else {
-        if ((status === 0 || status >= 500) && !this.#closed) {
+        if ((status === 0 || status >= 500) && !this.#closed.signal.aborted) {
           setTimeout(() => this.#recover(Math.min(delay * 2, 15_000)).catch(() => {}), delay);
         }
         return;

@@ -14,6 +14,8 @@ import type { Transport, TransportFactory, TransportLink } from "./transport.ts"
 export interface SseTransportOptions {
   /** First delay before resuming a broken stream, in ms (doubles up to 10 s). Default 250. */
   retryDelay?: number;
+  /** `false`: ask for the plain JSON result instead of a stream (for proxies that buffer SSE). Default true. */
+  stream?: boolean;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -25,11 +27,13 @@ const sleep = (ms: number, signal: AbortSignal) =>
 class SseTransport implements Transport {
   #link: TransportLink;
   #retryDelay: number;
+  #stream: boolean;
   #closed = new AbortController();
 
   constructor(link: TransportLink, options: SseTransportOptions) {
     this.#link = link;
     this.#retryDelay = options.retryDelay ?? 250;
+    this.#stream = options.stream ?? true;
   }
 
   connect(): Promise<void> {
@@ -40,14 +44,16 @@ class SseTransport implements Transport {
   async send(body: Record<string, unknown>): Promise<void> {
     const response = await request(runtimeHref(this.#link.runtimeUrl, "api/chat"), {
       method: "POST",
-      headers: { ...headersOf(this.#link.headers), "content-type": "application/json", accept: "text/event-stream" },
+      headers: { ...headersOf(this.#link.headers), "content-type": "application/json", accept: this.#stream ? "text/event-stream" : "application/json" },
       body: JSON.stringify(body),
       signal: this.#closed.signal,
     });
     if (!response.ok) throw await errorFromResponse(response);
     if (!response.headers.get("content-type")?.includes("text/event-stream")) {
-      // A runtime without streaming answered with the JSON result: replay it as the turn's events.
+      // The plain JSON result: replay it as the events of the turn.
       const result = await response.json();
+      const call = result.pending_tool_call;
+      if (call) this.#link.event("assistant:tool_call", { type: "tool_call", category: "host", ...call });
       this.#link.event("assistant:final_response", { type: "final_response", ...result });
       this.#link.event("assistant:status", { type: "agent_status", status: "completed" });
       return;

@@ -16,6 +16,9 @@ import { TetherError, validationError } from "./http/errors.ts";
 import type { Principal } from "./http/principal.ts";
 import { modelFromSpec } from "./model/mod.ts";
 import { streamTurn } from "./transports/sse.ts";
+import { corsFor } from "./http/cors.ts";
+import { parseAfter, streamSessionEvents } from "./transports/sse_resume.ts";
+import { runAgui } from "./transports/agui.ts";
 
 /** The variables the routes share. */
 export type RuntimeEnv = { Variables: { principal: Principal; engine: Engine } };
@@ -67,6 +70,7 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
     return c.json({ status: "ok", model: e.model.name, offline: e.model.name === "offline", store: e.store.name });
   });
 
+  app.use("/api/*", corsFor(options.access));
   app.use("/api/*", async (c, next) => {
     const state = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
     if (state && !originAllowed(c.req.header("origin"), options.access.corsOrigins)) {
@@ -83,7 +87,7 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
     if (!parsed.ok) throw validationError(formatIssues(parsed.issues), parsed.issues);
     const e = c.get("engine");
     if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
-      return streamTurn(c, e, c.get("principal"), parsed.value);
+      return streamTurn(e, c.get("principal"), parsed.value);
     }
     return c.json(await e.chat(c.get("principal"), parsed.value));
   });
@@ -92,6 +96,15 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
   app.get("/api/sessions/:id", async (c) => c.json(await c.get("engine").session(c.get("principal"), sid(c))));
   app.get("/api/sessions/:id/messages", async (c) => {
     return c.json({ session_id: sid(c), messages: await c.get("engine").messages(c.get("principal"), sid(c)) });
+  });
+  app.get("/api/sessions/:id/events", async (c) => {
+    const after = c.req.header("last-event-id") !== undefined
+      ? parseAfter(c.req.header("last-event-id"), "Last-Event-ID")
+      : parseAfter(c.req.query("after"), "after");
+    return streamSessionEvents(c.get("engine"), c.get("principal"), sid(c), after);
+  });
+  app.post("/api/agui", async (c) => {
+    return runAgui(c.get("engine"), c.get("principal"), await readJson(c.req.raw, options.limits.maxBodyBytes));
   });
   app.delete("/api/sessions/:id", async (c) => {
     await c.get("engine").deleteSession(c.get("principal"), sid(c));

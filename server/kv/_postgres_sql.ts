@@ -72,3 +72,25 @@ export function hash32(text: string): number {
   }
   return h | 0;
 }
+
+/** Background cleanup queries, awaited by `close()` so no connection is ended under them. */
+export class Background {
+  #pending = new Set<Promise<void>>();
+  #closing = false;
+
+  /** Runs `query` without waiting for it, reporting a failure unless the store is closing. */
+  run(query: PromiseLike<unknown>): void {
+    const done: Promise<void> = Promise.resolve(query).then(() => {}, (error) => {
+      if (!this.#closing) {
+        console.error("Postgres store cleanup failed; it will run again later.", error);
+      }
+    }).finally(() => this.#pending.delete(done));
+    this.#pending.add(done);
+  }
+
+  /** Waits for every query started so far. */
+  async drain(): Promise<void> {
+    this.#closing = true;
+    await Promise.all(this.#pending);
+  }
+}

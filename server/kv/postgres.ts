@@ -12,7 +12,6 @@
  */
 
 import postgres from "postgres";
-import { Bus } from "./_bus.ts";
 import {
   assertKey,
   assertValue,
@@ -23,7 +22,8 @@ import {
   encodeValue,
   listBounds,
 } from "./_codec.ts";
-import { hash32, migrate, type Sql, type Tables, tables } from "./_postgres_sql.ts";
+import { PgPubSub } from "./_postgres_pubsub.ts";
+import { Background, hash32, migrate, type Sql, type Tables, tables } from "./_postgres_sql.ts";
 import type {
   Check,
   Entry,
@@ -51,7 +51,6 @@ export interface PostgresStoreOptions {
   max?: number;
 }
 
-const NOTIFY_BYTES = 7900;
 const SWEEP_EVERY = 500;
 const RETRYABLE = new Set(["40001", "40P01"]); // serialization failure, deadlock
 
@@ -93,14 +92,13 @@ class PostgresStore implements Store {
   #t: Tables;
   #closed = false;
   #writes = 0;
-  #pending = new Set<Promise<unknown>>();
-  #bus = new Bus();
-  #listening: Promise<unknown> | undefined;
-  #inbox: Promise<void> = Promise.resolve();
+  #background = new Background();
+  #pubsub: PgPubSub;
 
   constructor(sql: Sql, t: Tables) {
     this.#sql = sql;
     this.#t = t;
+    this.#pubsub = new PgPubSub(sql, t, this.#background);
   }
 
   async get<T = unknown>(key: Key): Promise<Entry<T> | null> {
@@ -235,65 +233,20 @@ class PostgresStore implements Store {
 
   async publish(channel: string, message: unknown): Promise<void> {
     this.#open();
-    assertValue(message);
-    const text = JSON.stringify([channel, message]);
-    const sql = this.#sql;
-    if (text.length * 3 <= NOTIFY_BYTES || new TextEncoder().encode(text).length <= NOTIFY_BYTES) {
-      await sql`SELECT pg_notify(${this.#t.channel}, ${text})`;
-      return;
-    }
-    await sql`WITH m AS (INSERT INTO ${sql(this.#t.pubsub)} (payload) VALUES (${text}) RETURNING id)
-      SELECT pg_notify(${this.#t.channel}, json_build_array(${channel}::text, null, m.id)::text) FROM m`;
-    this.#track(
-      sql`DELETE FROM ${sql(this.#t.pubsub)} WHERE created_at < now() - interval '5 minutes'`,
-    );
+    await this.#pubsub.publish(channel, message);
   }
 
   async subscribe(channel: string, listener: Listener): Promise<() => Promise<void>> {
     this.#open();
-    const off = this.#bus.subscribe(channel, listener);
-    this.#listening ??= this.#sql.listen(this.#t.channel, (payload) => {
-      this.#inbox = this.#inbox.then(() => this.#receive(payload));
-    }).catch((error) => {
-      this.#listening = undefined;
-      throw error;
-    });
-    try {
-      await this.#listening;
-    } catch (error) {
-      off();
-      throw error;
-    }
-    return () => Promise.resolve(off());
+    return await this.#pubsub.subscribe(channel, listener);
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#bus.clear();
-    await Promise.allSettled(this.#pending);
+    this.#pubsub.close();
+    await this.#background.drain();
     await this.#sql.end({ timeout: 5 });
-  }
-
-  async #receive(payload: string): Promise<void> {
-    try {
-      const [channel, message, id] = JSON.parse(payload) as [string, unknown, number?];
-      if (!this.#bus.has(channel)) return;
-      if (id === undefined) {
-        this.#bus.publish(channel, message);
-        return;
-      }
-      const sql = this.#sql;
-      const [row] = await sql<{ payload: string }[]>`SELECT payload FROM ${
-        sql(this.#t.pubsub)
-      } WHERE id = ${id}`;
-      // A row already swept is a message lost, which at-most-once delivery allows.
-      if (row !== undefined) {
-        this.#bus.publish(channel, (JSON.parse(row.payload) as [string, unknown])[1]);
-      }
-    } catch (error) {
-      if (!this.#closed) console.error("Postgres store could not deliver a notification.", error);
-    }
   }
 
   #open(): void {
@@ -304,16 +257,7 @@ class PostgresStore implements Store {
     if (++this.#writes % SWEEP_EVERY !== 0) return;
     const sql = this.#sql;
     // The outer expires_at test is re-checked on rows a concurrent commit just rewrote.
-    this.#track(sql`DELETE FROM ${sql(this.#t.kv)} WHERE expires_at <= now() AND key IN (
+    this.#background.run(sql`DELETE FROM ${sql(this.#t.kv)} WHERE expires_at <= now() AND key IN (
       SELECT key FROM ${sql(this.#t.kv)} WHERE expires_at <= now() LIMIT 1000)`);
-  }
-
-  #track(query: Promise<unknown>): void {
-    const done = query.then(() => {}, (error) => {
-      if (!this.#closed) {
-        console.error("Postgres store cleanup failed; it will run again later.", error);
-      }
-    }).finally(() => this.#pending.delete(done));
-    this.#pending.add(done);
   }
 }

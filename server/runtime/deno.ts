@@ -1,11 +1,15 @@
 /**
- * The Deno entry: serves the runtime with Deno.serve.
+ * The Deno entry. With Socket.IO (the default) it serves the runtime through
+ * Deno's node:http, exactly as on Node, because the socket.io server attaches
+ * to a node:http server; with `socketIo: false` it uses Deno.serve (fetch
+ * handlers only: HTTP, streaming HTTP and AG-UI still work).
  *
  * @module
  */
 import { createRuntime, type TetherApp } from "../app.ts";
 import type { RuntimeOptions } from "../config.ts";
 import { optionsFromEnv } from "../env.ts";
+import { startNode } from "./node.ts";
 
 declare const Deno: {
   env: { toObject(): Record<string, string> };
@@ -34,10 +38,20 @@ export interface StartedDeno {
  * ```
  */
 export async function startDeno(
-  options: Partial<RuntimeOptions> & { port?: number; hostname?: string; env?: Record<string, string | undefined> } = {},
+  options: Partial<RuntimeOptions> & {
+    port?: number;
+    hostname?: string;
+    env?: Record<string, string | undefined>;
+    /** Serve Socket.IO on the same port (default true); false serves with Deno.serve instead. */
+    socketIo?: boolean;
+  } = {},
 ): Promise<StartedDeno> {
   const env = options.env ?? Deno.env.toObject();
-  const { port: wanted, hostname = "127.0.0.1", env: _e, ...rest } = options;
+  if (options.socketIo !== false) {
+    const { url, port, app, close } = await startNode({ ...options, env });
+    return { url, port, app, close };
+  }
+  const { port: wanted, hostname = "127.0.0.1", env: _e, socketIo: _s, ...rest } = options;
   const app = createRuntime({ ...optionsFromEnv(env, (p) => Deno.readTextFileSync(p)), ...rest, env });
   await app.engine();
   const server = Deno.serve({ port: wanted ?? Number(env.PORT ?? 7100), hostname, onListen: () => {} }, app.fetch);

@@ -11,6 +11,7 @@ import type { Server } from "node:http";
 import { createRuntime, type TetherApp } from "../app.ts";
 import type { RuntimeOptions } from "../config.ts";
 import { optionsFromEnv } from "../env.ts";
+import { attachSocketIo, type AttachedSocketIo } from "../transports/socketio.ts";
 
 /** Options of `startNode()`. */
 export interface StartOptions extends Partial<RuntimeOptions> {
@@ -22,6 +23,8 @@ export interface StartOptions extends Partial<RuntimeOptions> {
   env?: Record<string, string | undefined>;
   /** Called with the app and the HTTP server before listening (transports attach here). */
   attach?: (app: TetherApp, server: Server) => void | Promise<void>;
+  /** Serve the Socket.IO namespace `/assistant` on the same port (default true). */
+  socketIo?: boolean;
 }
 
 /** A running runtime. */
@@ -30,6 +33,8 @@ export interface Started {
   port: number;
   app: TetherApp;
   server: Server;
+  /** The Socket.IO server, unless `socketIo: false`. */
+  io?: AttachedSocketIo["io"];
   close(): Promise<void>;
 }
 
@@ -43,13 +48,14 @@ export interface Started {
  */
 export async function startNode(options: StartOptions = {}): Promise<Started> {
   const env = options.env ?? (process.env as Record<string, string | undefined>);
-  const { port: wanted, hostname = "127.0.0.1", attach, env: _e, ...rest } = options;
+  const { port: wanted, hostname = "127.0.0.1", attach, env: _e, socketIo = true, ...rest } = options;
   const app = createRuntime({ ...optionsFromEnv(env, (p) => readFileSync(p, "utf8")), ...rest, env });
   await app.engine();
   const port = wanted ?? Number(env.PORT ?? 7100);
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch: app.fetch, port, hostname }, () => resolve(s as Server)) as Server;
   });
+  const sio = socketIo ? await attachSocketIo(app, server) : null;
   await attach?.(app, server);
   const actual = (server.address() as AddressInfo).port;
   return {
@@ -57,9 +63,14 @@ export async function startNode(options: StartOptions = {}): Promise<Started> {
     port: actual,
     app,
     server,
+    io: sio?.io,
     async close() {
-      await new Promise<void>((r) => server.close(() => r()));
-      server.closeAllConnections?.();
+      await sio?.close();
+      // Open event streams would keep close() waiting forever: end them too.
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections?.();
+      });
       await app.close();
     },
   };

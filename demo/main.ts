@@ -1,0 +1,54 @@
+/**
+ * The demo's entry: the tracker, its page, the host (same origin as the
+ * runtime that serves this page), the chat and the assistant's view and
+ * actions. Query options: `?transport=socket.io`, `?theme=dark`.
+ *
+ * @module
+ */
+import { render } from "lit";
+import { createHost, socketIoTransport, sseTransport } from "../client/mod.ts";
+import "../elements/define.ts";
+import type { TetherAction, TetherChat, TetherView } from "../elements/mod.ts";
+import { connectAssistant } from "./assistant.ts";
+import { trackerPage } from "./render.ts";
+import { route } from "./router.ts";
+import { Tracker } from "./tracker.ts";
+
+const params = new URLSearchParams(location.search);
+const tracker = new Tracker();
+const app = document.querySelector<HTMLElement>("#app")!;
+const chat = document.querySelector<TetherChat>("tether-chat")!;
+const view = document.querySelector<TetherView>("tether-view")!;
+const action = (name: string) => document.querySelector<TetherAction>(`tether-action[name=${name}]`)!;
+
+const theme = params.get("theme");
+if (theme === "dark" || theme === "light") {
+  document.documentElement.dataset.theme = theme;
+  chat.theme = theme;
+}
+
+const draw = () => render(trackerPage(tracker), app);
+tracker.subscribe(draw);
+draw();
+route(tracker);
+
+const host = createHost({
+  runtimeUrl: location.origin,
+  sessionId: params.get("session") ?? undefined,
+  transport: params.get("transport") === "socket.io" ? socketIoTransport() : sseTransport(),
+  host: { name: "acme-tracker", kind: "browser", version: "1.0" },
+});
+chat.host = host;
+connectAssistant(tracker, host, view, {
+  select_issue: action("select_issue"),
+  create_issue: action("create_issue"),
+  delete_issue: action("delete_issue"),
+});
+
+// The suggestions in the empty chat send themselves.
+chat.addEventListener("click", (e) => {
+  const text = (e.target as HTMLElement).closest<HTMLElement>("[data-say]")?.dataset.say;
+  if (text) void chat.send(text);
+});
+
+Object.assign(globalThis, { tracker, host });

@@ -1,0 +1,129 @@
+/**
+ * Session events in AG-UI terms, for one run: text deltas become text
+ * messages (one per model step, `messageId` = the step's `segment_id`),
+ * thinking becomes reasoning messages, every tool call becomes
+ * TOOL_CALL_START/ARGS/END (backend results follow as TOOL_CALL_RESULT), and
+ * the run ends with RUN_FINISHED naming the host calls left for the
+ * application (`pendingToolCallIds`), or with RUN_ERROR when the turn failed.
+ *
+ * @module
+ */
+import { EventType } from "@ag-ui/core";
+import type { SessionEvent } from "../events/hub.ts";
+
+/** One AG-UI event as it goes on the wire. */
+export type AguiEvent = { type: EventType } & Record<string, unknown>;
+
+/**
+ * Translates one run's session events to AG-UI events.
+ *
+ * @example
+ * ```ts
+ * const run = new AguiRun("thread-1", "run-1");
+ * const out = [run.start(), ...events.flatMap((e) => run.translate(e)), ...run.finish()];
+ * ```
+ */
+export class AguiRun {
+  #threadId: string;
+  #runId: string;
+  #text: string | null = null;
+  #lastText: string | null = null;
+  #reasoning: string | null = null;
+  #reasonings = 0;
+  #pending: string[] = [];
+  #failure: { message: string; code?: string } | null = null;
+
+  constructor(threadId: string, runId: string) {
+    this.#threadId = threadId;
+    this.#runId = runId;
+  }
+
+  /** RUN_STARTED. */
+  start(): AguiEvent {
+    return { type: EventType.RUN_STARTED, threadId: this.#threadId, runId: this.#runId };
+  }
+
+  /** The AG-UI events of one session event (often none). */
+  translate({ event, payload: p }: SessionEvent): AguiEvent[] {
+    const out: AguiEvent[] = [];
+    switch (event) {
+      case "assistant:text_delta": {
+        const id = typeof p.segment_id === "string" ? p.segment_id : `${this.#runId}:text`;
+        this.#closeReasoning(out);
+        if (this.#text !== id) {
+          this.#closeText(out);
+          out.push({ type: EventType.TEXT_MESSAGE_START, messageId: id, role: "assistant" });
+          this.#text = this.#lastText = id;
+        }
+        out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: id, delta: String(p.content) });
+        break;
+      }
+      case "assistant:thinking_delta": {
+        this.#closeText(out);
+        if (!this.#reasoning) {
+          const id = this.#reasoning = `${this.#runId}:reasoning:${++this.#reasonings}`;
+          out.push({ type: EventType.REASONING_START, messageId: id });
+          out.push({ type: EventType.REASONING_MESSAGE_START, messageId: id, role: "reasoning" });
+        }
+        out.push({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: this.#reasoning, delta: String(p.content) });
+        break;
+      }
+      case "assistant:tool_call": {
+        this.#closeText(out);
+        this.#closeReasoning(out);
+        const toolCallId = String(p.call_id);
+        const parentMessageId = this.#lastText ?? `${this.#runId}:calls`;
+        out.push({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: String(p.tool_name), parentMessageId });
+        out.push({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta: JSON.stringify(p.arguments ?? {}) });
+        out.push({ type: EventType.TOOL_CALL_END, toolCallId });
+        break;
+      }
+      case "assistant:tool_result":
+      case "assistant:tool_error": {
+        const content = event === "assistant:tool_error" ? String(p.error) : JSON.stringify(p.output ?? null);
+        out.push({ type: EventType.TOOL_CALL_RESULT, messageId: `${p.call_id}:result`, toolCallId: String(p.call_id), content, role: "tool" });
+        break;
+      }
+      case "assistant:final_response": {
+        const pending = p.pending_tool_call as { call_id: string; queued: string[] } | null | undefined;
+        this.#pending = pending ? [pending.call_id, ...pending.queued] : [];
+        if (p.error) this.#failure = { message: String(p.error), code: p.error_type ? String(p.error_type) : undefined };
+        break;
+      }
+      case "assistant:error":
+        if (p.type === "error") this.#failure = { message: String(p.message), code: p.error_type ? String(p.error_type) : undefined };
+        break;
+    }
+    return out;
+  }
+
+  /** Closes what is open, then RUN_FINISHED (or RUN_ERROR when the turn failed). */
+  finish(failure?: { message: string; code?: string }): AguiEvent[] {
+    const out: AguiEvent[] = [];
+    this.#closeText(out);
+    this.#closeReasoning(out);
+    const failed = failure ?? this.#failure;
+    if (failed?.code === "cancelled") {
+      out.push({ type: EventType.RUN_FINISHED, threadId: this.#threadId, runId: this.#runId, outcome: { type: "cancelled" } });
+    } else if (failed) {
+      out.push({ type: EventType.RUN_ERROR, message: failed.message, ...(failed.code ? { code: failed.code } : {}) });
+    } else {
+      const outcome = { type: "success", ...(this.#pending.length ? { pendingToolCallIds: this.#pending } : {}) };
+      out.push({ type: EventType.RUN_FINISHED, threadId: this.#threadId, runId: this.#runId, outcome });
+    }
+    return out;
+  }
+
+  #closeText(out: AguiEvent[]): void {
+    if (!this.#text) return;
+    out.push({ type: EventType.TEXT_MESSAGE_END, messageId: this.#text });
+    this.#text = null;
+  }
+
+  #closeReasoning(out: AguiEvent[]): void {
+    if (!this.#reasoning) return;
+    out.push({ type: EventType.REASONING_MESSAGE_END, messageId: this.#reasoning });
+    out.push({ type: EventType.REASONING_END, messageId: this.#reasoning });
+    this.#reasoning = null;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * For the tests that reload pages or restart the runtime (node:test driving
+ * Debian Chromium through playwright-core): the lab page bundled with
+ * esbuild, served on loopback next to a proxy to the runtime, and Chromium.
+ *
+ * @module
+ */
+import { build } from "esbuild";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium } from "playwright-core";
+import { proxyRequest, proxyUpgrade, RUNTIME_PATHS } from "./proxy.mjs";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Why the browser tests cannot run here, or undefined when they can. */
+export function browserMissing(): string | undefined {
+  if (existsSync(CHROMIUM)) return undefined;
+  const why = `${CHROMIUM} not found`;
+  console.log(`SKIPPED: browser tests: ${why}`);
+  if (process.env.CI === "true") throw new Error(`browser tests cannot run in CI: ${why}`);
+  return why;
+}
+
+/** Headless Debian Chromium, with the flags this machine's closed network needs. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  });
+}
+
+/** The lab page and a proxy to whatever runtime `target()` names, on one loopback origin. */
+export async function startLab(target: () => string): Promise<{ url: string; close(): Promise<void> }> {
+  const outdir = await mkdtemp(join(tmpdir(), "tether-lab-"));
+  await build({
+    entryPoints: [fileURLToPath(new URL("fixtures/lab_page.ts", import.meta.url))],
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    outdir,
+    logLevel: "error",
+  });
+  const html = '<!doctype html><meta charset="utf-8"><title>lab</title><script type="module" src="/lab_page.js"></script>';
+  const server: Server = createServer(async (req, res) => {
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    if (RUNTIME_PATHS.test(path)) return proxyRequest(target, req, res);
+    if (path === "/") return res.writeHead(200, { "content-type": "text/html" }).end(html);
+    try {
+      const body = await readFile(join(outdir, path.replace(/^\/+/, "").replace(/\.\./g, "")));
+      res.writeHead(200, { "content-type": "text/javascript" }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  server.on("upgrade", (req, socket, head) => {
+    if (RUNTIME_PATHS.test(req.url ?? "")) proxyUpgrade(target, req, socket, head);
+    else socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await rm(outdir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `GET /api/sessions/{id}/messages` of a runtime. */
+export async function messages(base: string, session: string): Promise<any[]> {
+  const response = await fetch(`${base}/api/sessions/${session}/messages`);
+  return (await response.json()).messages;
+}
+
+/** `GET /api/sessions/{id}` of a runtime. */
+export async function sessionInfo(base: string, session: string): Promise<any> {
+  return await (await fetch(`${base}/api/sessions/${session}`)).json();
+}
+
+/** Polls until `check()` is truthy. */
+export async function until<T>(check: () => Promise<T> | T, what: string, timeout = 15_000): Promise<T> {
+  const end = Date.now() + timeout;
+  while (true) {
+    const value = await check().catch(() => undefined as T);
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * The host object against a real runtime (offline model): capture of a page,
+ * an action round trip over each transport, queued calls, failures, and a
+ * result re-sent (never re-run) by the next host on the same journal.
+ */
+import {
+  createHost,
+  type Host,
+  type HostOptions,
+  indexedDbJournal,
+  memoryJournal,
+  socketIoTransport,
+  sseTransport,
+  TetherError,
+  type TetherEventMap,
+  type TransportFactory,
+} from "../../client/mod.ts";
+import { deepEqual, equal, match, ok, rejects } from "./_assert.ts";
+import { freshSession, hasSocketIo, runtimeUrls, sessionInfo, sessionMessages, waitFor } from "./_runtime.ts";
+
+const selectIssue = {
+  description: "Select an issue in the list.",
+  parameters: { type: "object", properties: { number: { type: "integer" } }, required: ["number"] },
+};
+
+const hosts: Host[] = [];
+const open = (options: Partial<HostOptions> & { runtimeUrl: string }): Host => {
+  const host = createHost({ journal: memoryJournal(), autoConnect: false, webmcp: false, sessionId: freshSession("host"), ...options });
+  hosts.push(host);
+  return host;
+};
+afterEach(() => {
+  for (const host of hosts.splice(0)) host.close();
+});
+
+/** Records the events of a host, by name. */
+const record = (host: Host, names: (keyof TetherEventMap)[]) => {
+  const events: [string, any][] = [];
+  for (const name of names) host.on(name, (payload) => events.push([name, payload]));
+  return events;
+};
+
+describe("capture", () => {
+  it("builds a fresh, validated host_context with the page's data and state before each message", async () => {
+    const { proxied } = await runtimeUrls();
+    const host = open({ runtimeUrl: proxied, host: { name: "tracker", kind: "browser", version: "1.0" } });
+    let label = "bug";
+    let reads = 0;
+    host.view(() => {
+      reads++;
+      return {
+        name: "tasks",
+        description: "The issue list, filtered.",
+        data: { issues: [{ number: 42, title: "Fix login" }] },
+        state: { filters: { label } },
+      };
+    });
+    host.navigation([{ name: "agents", description: "Running agents" }]);
+    host.background("agents", { state: "idle", summary: { count: 3 } });
+    host.extensions({ tenant: "acme" });
+    host.attach({ kind: "text", text: "Release notes: login fixed." });
+
+    const first = await host.context();
+    equal(first.version, 1);
+    deepEqual(first.host, { name: "tracker", kind: "browser", version: "1.0" });
+    deepEqual(first.view?.state, { filters: { label: "bug" } });
+    deepEqual(first.navigation, [{ name: "agents", description: "Running agents" }]);
+    deepEqual(first.background, { agents: { state: "idle", summary: { count: 3 } } });
+    deepEqual(first.extensions, { tenant: "acme" });
+    equal(first.attachments?.[0].purpose, "reference");
+    ok(Math.abs(Date.parse(first.captured_at!) - Date.now()) < 5_000, "captured_at is now");
+
+    label = "feature";
+    const second = await host.context();
+    deepEqual(second.view?.state, { filters: { label: "feature" } }, "the view is read again");
+
+    const final = await host.send("What is on screen?");
+    ok(final && final.content, "the model answered");
+    match(final!.content, /tasks|Fix login|42/, "the offline model summarises the captured view");
+    ok(reads >= 3, "the message read the view once more");
+  });
+
+  it("refuses a context the protocol schema rejects before anything is sent", async () => {
+    const { proxied } = await runtimeUrls();
+    const host = open({ runtimeUrl: proxied });
+    host.view({ name: "tasks", colour: "red" } as never);
+    const error = await rejects(() => host.send("hello"));
+    ok(error instanceof TetherError);
+    equal((error as TetherError).type, "validation");
+    match(error.message, /view\.colour/);
+    equal(await sessionInfo(proxied, host.sessionId), null, "nothing reached the runtime");
+  });
+});
+
+const transports: [string, () => TransportFactory][] = [
+  ["SSE", () => sseTransport()],
+  ["plain HTTP", () => sseTransport({ stream: false })],
+  ["Socket.IO", () => socketIoTransport()],
+];
+
+for (const [label, transport] of transports) {
+  describe(`an action round trip over ${label}`, function () {
+    before(async function () {
+      if (label === "Socket.IO" && !(await hasSocketIo((await runtimeUrls()).proxied))) {
+        console.warn("SKIPPED: Socket.IO round trip: the runtime does not serve /socket.io");
+        this.skip();
+      }
+    });
+
+    it("runs the handler once with the model's arguments and the model answers with its result", async () => {
+      const { proxied } = await runtimeUrls();
+      const host = open({ runtimeUrl: proxied, transport: transport() });
+      host.view({ name: "tasks", data: { issues: [{ number: 42, title: "Fix login" }] } });
+      const calls: unknown[] = [];
+      host.action("select_issue", selectIssue, (args) => {
+        calls.push(args);
+        return { selected: (args as { number: number }).number };
+      });
+      const events = record(host, ["action:start", "action:end", "assistant:final_response"]);
+      await host.connect();
+      const final = await host.send("select issue 42");
+      deepEqual(calls, [{ number: 42 }]);
+      match(final?.content, /select_issue/);
+      match(final?.content, /42/);
+      deepEqual(events.map(([name]) => name), ["assistant:final_response", "action:start", "action:end", "assistant:final_response"]);
+      const state = host.state.get();
+      equal(state.pending, null);
+      equal(state.running, false);
+      equal(state.messages.at(-1)?.toolCalls[0].status, "completed");
+      const [, assistant] = await sessionMessages(proxied, host.sessionId);
+      deepEqual(assistant.tool_calls.map((c: any) => [c.tool_name, c.status, c.result]), [["select_issue", "completed", { selected: 42 }]]);
+    });
+
+    it("runs three calls from one response one at a time, in order, and the model resumes once", async () => {
+      const { proxied } = await runtimeUrls();
+      const host = open({ runtimeUrl: proxied, transport: transport() });
+      host.view({ name: "lab" });
+      const log: string[] = [];
+      for (const name of ["first_step", "second_step", "third_step"]) {
+        host.action(name, { description: `Do the ${name.replace("_", " ")}.` }, async () => {
+          log.push(`${name} start`);
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          log.push(`${name} end`);
+          return { done: name };
+        });
+      }
+      const events = record(host, ["assistant:final_response"]);
+      await host.connect();
+      const final = await host.send("first step, second step and third step");
+      const finals = events.map(([, e]) => e);
+      deepEqual(log, ["first_step start", "first_step end", "second_step start", "second_step end", "third_step start", "third_step end"]);
+      const pending = finals.filter((e) => e.pending_tool_call).map((e) => e.pending_tool_call);
+      deepEqual(pending.map((p) => p.tool_name), ["first_step", "second_step", "third_step"], "each call is handed over in turn");
+      deepEqual(pending[0].queued, pending.slice(1).map((p) => p.call_id), "the first hand-over names the queued calls");
+      equal(finals.filter((e) => !e.pending_tool_call).length, 1, "the model answered once, after the last result");
+      ok(final?.content, "the final answer has text");
+      const [, assistant] = await sessionMessages(proxied, host.sessionId);
+      deepEqual(assistant.tool_calls.map((c: any) => [c.tool_name, c.status]), [
+        ["first_step", "completed"],
+        ["second_step", "completed"],
+        ["third_step", "completed"],
+      ]);
+    });
+
+    it("a thrown handler sends a failed outcome with its reason", async () => {
+      const { proxied } = await runtimeUrls();
+      const host = open({ runtimeUrl: proxied, transport: transport() });
+      host.action("break_glass", { description: "Break the glass." }, () => {
+        throw new Error("the glass is reinforced");
+      });
+      const ends = record(host, ["action:end"]);
+      await host.connect();
+      const final = await host.send("break glass");
+      equal(ends[0][1].outcome, "failed");
+      ok(final, "the turn ended with an answer");
+      const [, assistant] = await sessionMessages(proxied, host.sessionId);
+      equal(assistant.tool_calls[0].status, "failed");
+      match(JSON.stringify(assistant.tool_calls[0].result), /the glass is reinforced/);
+    });
+  });
+}
+
+describe("exactly once", () => {
+  it("a result that was recorded but not acknowledged is re-sent by the next host, never re-run", async () => {
+    const { proxied } = await runtimeUrls();
+    const sessionId = freshSession("resend");
+    const journal = indexedDbJournal({ name: `tether-${sessionId}` });
+    // The first page's continuations never reach the runtime.
+    const dropping: TransportFactory = (link) => {
+      const inner = sseTransport()(link);
+      return {
+        connect: () => inner.connect(),
+        send: (body) => body.tool_call_id ? Promise.reject(new TetherError(0, "network", "dropped by the test")) : inner.send(body),
+        cancel: () => inner.cancel(),
+        close: () => inner.close(),
+      };
+    };
+    let runs = 0;
+    const register = (host: Host) =>
+      host.action("select_issue", selectIssue, ({ number }: { number: number }) => (runs++, { selected: number }));
+
+    const first = open({ runtimeUrl: proxied, sessionId, journal, transport: dropping });
+    register(first);
+    first.send("select issue 7").catch(() => {});
+    const [entry] = await waitFor(async () => {
+      const entries = await journal.list(sessionId);
+      return entries[0]?.state === "finished" && entries;
+    }, 10_000, "the result in the journal");
+    equal(runs, 1);
+    first.close();
+
+    const second = open({ runtimeUrl: proxied, sessionId, journal });
+    register(second);
+    await second.connect();
+    await waitFor(async () => (await sessionInfo(proxied, sessionId))?.has_pending_tool_call === false, 10_000, "the call answered");
+    equal(runs, 1, "the handler did not run again");
+    const [, assistant] = await sessionMessages(proxied, sessionId);
+    deepEqual(assistant.tool_calls.map((c: any) => [c.call_id, c.status, c.result]), [[entry.callId, "completed", { selected: 7 }]]);
+    await waitFor(async () => (await journal.list(sessionId)).length === 0, 5_000, "the journal entry settled");
+  });
+
+  it("a 409 saying the result is recorded settles the journal entry", async () => {
+    const { proxied } = await runtimeUrls();
+    const sessionId = freshSession("settle");
+    const journal = indexedDbJournal({ name: `tether-${sessionId}` });
+    const host = open({ runtimeUrl: proxied, sessionId, journal });
+    host.action("select_issue", selectIssue, ({ number }: { number: number }) => ({ selected: number }));
+    await host.send("select issue 3");
+    const [, assistant] = await sessionMessages(proxied, sessionId);
+    const callId = assistant.tool_calls[0].call_id;
+    // As if the acknowledgement had been lost: the entry is back, finished.
+    await journal.put({
+      sessionId,
+      callId,
+      toolName: "select_issue",
+      arguments: { number: 3 },
+      state: "finished",
+      outcome: "success",
+      result: { selected: 3 },
+      messageId: "r-again",
+      startedAt: Date.now(),
+    });
+    const again = open({ runtimeUrl: proxied, sessionId, journal });
+    await again.connect();
+    await waitFor(async () => (await journal.list(sessionId)).length === 0, 5_000, "the entry settled by the 409");
+    const [, after] = await sessionMessages(proxied, sessionId);
+    equal(after.tool_calls.length, 1, "nothing was applied twice");
+  });
+});
