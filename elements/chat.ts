@@ -292,7 +292,7 @@ export class TetherChat extends LitElement {
       <div part="log" class="log" role="log" aria-live="polite" aria-busy=${state?.running ? "true" : "false"} tabindex="0">
         ${state?.messages.length || state?.streamingText
           ? renderMessages(state, this.theme)
-          : html`<p class="empty"><slot name="empty">Ask the assistant about this page.</slot></p>`}
+          : html`<div class="empty"><slot name="empty">Ask the assistant about this page.</slot></div>`}
         ${this.#confirms.entries.map((c) => html`<tether-confirm .action=${c.action} .preview=${c.preview}
             .destructive=${c.destructive} .state=${c.state} .reason=${c.reason ?? ""} .expires=${c.expires}
             .cards=${c.cards ?? []} theme=${this.theme ?? nothing} ?data-open=${["preview", "confirm-again", "waiting"].includes(c.state)}

@@ -4,6 +4,8 @@
  * @module
  */
 import { serve } from "@hono/node-server";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { Hono } from "hono";
 import { readFileSync } from "node:fs";
 import process from "node:process";
 import type { AddressInfo } from "node:net";
@@ -25,6 +27,8 @@ export interface StartOptions extends Partial<RuntimeOptions> {
   attach?: (app: TetherApp, server: Server) => void | Promise<void>;
   /** Serve the Socket.IO namespace `/assistant` on the same port (default true). */
   socketIo?: boolean;
+  /** A folder of files (the demo) served at `/` for every path outside /api, /health and /socket.io. */
+  staticRoot?: string;
 }
 
 /** A running runtime. */
@@ -48,12 +52,13 @@ export interface Started {
  */
 export async function startNode(options: StartOptions = {}): Promise<Started> {
   const env = options.env ?? (process.env as Record<string, string | undefined>);
-  const { port: wanted, hostname = "127.0.0.1", attach, env: _e, socketIo = true, ...rest } = options;
+  const { port: wanted, hostname = "127.0.0.1", attach, env: _e, socketIo = true, staticRoot, ...rest } = options;
   const app = createRuntime({ ...optionsFromEnv(env, (p) => readFileSync(p, "utf8")), ...rest, env });
   await app.engine();
   const port = wanted ?? Number(env.PORT ?? 7100);
   const server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch: app.fetch, port, hostname }, () => resolve(s as Server)) as Server;
+    const fetch = staticRoot ? withStaticFiles(app, staticRoot) : app.fetch;
+    const s = serve({ fetch, port, hostname }, () => resolve(s as Server)) as Server;
   });
   const sio = socketIo ? await attachSocketIo(app, server) : null;
   await attach?.(app, server);
@@ -74,4 +79,14 @@ export async function startNode(options: StartOptions = {}): Promise<Started> {
       await app.close();
     },
   };
+}
+
+const RUNTIME_PATHS = /^\/(?:api|health|socket\.io)(?:\/|$)/;
+
+/** The runtime's fetch, with the files under `root` answering every path the runtime does not own. */
+function withStaticFiles(app: TetherApp, root: string): TetherApp["fetch"] {
+  // Node file serving stays here, so the Hono app itself keeps to Request and Response.
+  const files = new Hono().use("*", serveStatic({ root }));
+  return (request, ...rest) =>
+    RUNTIME_PATHS.test(new URL(request.url).pathname) ? app.fetch(request, ...rest) : files.fetch(request, ...rest);
 }

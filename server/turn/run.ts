@@ -103,7 +103,7 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
     };
     const result = streamText({
       model: ctx.model,
-      messages: [system, ...ctx.history, ...withLive(assistant.steps, live)],
+      messages: [system, ...cacheBreakpoint(ctx.history, ctx.providerOptions), ...withLive(assistant.steps, live)],
       tools,
       abortSignal: ctx.signal,
       maxRetries: 0,
@@ -284,6 +284,13 @@ async function runBackend(ctx: RunContext, call: CallRecord, tool: TurnTool, liv
       : `${call.tool_name} failed: ${errorText(error)}`;
     await ctx.emit("assistant:tool_error", { type: "tool_error", tool_name: call.tool_name, error: call.error, call_id: call.call_id });
   }
+}
+
+/** Marks the end of the replayed history as a cache breakpoint too (Anthropic), so the whole stable prefix is cached. */
+function cacheBreakpoint(history: ModelMessage[], options: RunContext["providerOptions"]): ModelMessage[] {
+  if (!options || !history.length) return history;
+  const last = history.at(-1)!;
+  return [...history.slice(0, -1), { ...last, providerOptions: options } as ModelMessage];
 }
 
 function stripProse(message: ModelMessage): ModelMessage {

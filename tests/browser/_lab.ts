@@ -100,7 +100,7 @@ export async function sessionInfo(base: string, session: string): Promise<any> {
 export async function until<T>(check: () => Promise<T> | T, what: string, timeout = 15_000): Promise<T> {
   const end = Date.now() + timeout;
   while (true) {
-    const value = await check().catch(() => undefined as T);
+    const value = await Promise.resolve().then(check).catch(() => undefined as T);
     if (value) return value;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));

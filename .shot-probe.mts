@@ -1,0 +1,17 @@
+import { chromium } from "playwright-core";
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
+const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+page.on("console", (m) => console.log("console:", m.type(), m.text()));
+page.on("pageerror", (e) => console.log("pageerror:", e.message));
+await page.goto(process.argv[2] ?? "http://127.0.0.1:7391/");
+await page.waitForTimeout(1000);
+const input = page.locator("tether-chat textarea");
+await input.fill("select issue 42");
+await input.press("Enter");
+await page.waitForTimeout(2500);
+await page.screenshot({ path: "/tmp/probe/demo1.png" });
+await input.fill("show only bugs");
+await input.press("Enter");
+await page.waitForTimeout(2500);
+await page.screenshot({ path: "/tmp/probe/demo2.png" });
+await browser.close();

@@ -1,0 +1,64 @@
+/**
+ * Builds the demo (`demo/`) with esbuild into `demo/dist/`: one minified
+ * ES module bundle (the tracker, the client SDK, the elements, Lit), the
+ * page and its stylesheet (the folder is emptied first). `npm start` runs it before serving; run it alone
+ * with `node --import tsx scripts/build-demo.ts`.
+ *
+ * @module
+ */
+import { build } from "esbuild";
+import { copyFile, mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+/** Where the demo is built by default. */
+export const DEMO_DIST = join(root, "demo", "dist");
+
+/** Options of `buildDemo()`. */
+export interface BuildDemoOptions {
+  /** Output folder (default `demo/dist`). */
+  outdir?: string;
+  /** Minify (default true). */
+  minify?: boolean;
+}
+
+/**
+ * Builds the demo and returns the folder to serve.
+ *
+ * @example
+ * ```ts
+ * const staticRoot = await buildDemo();
+ * await startNode({ staticRoot });
+ * ```
+ */
+export async function buildDemo(options: BuildDemoOptions = {}): Promise<string> {
+  const outdir = options.outdir ?? DEMO_DIST;
+  // Chunk names carry hashes: clear the old ones instead of letting them pile up.
+  await rm(outdir, { recursive: true, force: true });
+  await mkdir(outdir, { recursive: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: { main: "demo/main.ts" },
+    bundle: true,
+    minify: options.minify ?? true,
+    sourcemap: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    // The screenshot library is loaded on first use only; it stays a chunk of its own.
+    splitting: true,
+    outdir,
+    logLevel: "warning",
+    legalComments: "none",
+  });
+  await Promise.all(["index.html", "styles.css"].map((f) => copyFile(join(root, "demo", f), join(outdir, f))));
+  return outdir;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const outdir = await buildDemo();
+  console.log(`demo built into ${outdir}`);
+}
