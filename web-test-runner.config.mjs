@@ -68,7 +68,8 @@ async function runtimeRoutes(ctx, next) {
   }
   if (!RUNTIME_PATHS.test(ctx.path)) return next();
   ctx.respond = false;
-  proxyRequest(target, ctx.req, ctx.res);
+  // Koa logs ctx.status (404 by default) after this returns: give it the runtime's status first.
+  await new Promise((resolve) => proxyRequest(target, ctx.req, ctx.res, (status) => resolve(ctx.status = status)));
 }
 
 export default {

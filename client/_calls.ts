@@ -68,9 +68,9 @@ export class CallRunner {
     const { journal, sessionId } = this.#link;
     for (const entry of await journal.list(sessionId)) {
       if (entry.callId === pending?.tool_call_id) continue;
-      if (entry.state === "finished") this.#enqueue(() => this.#locked(entry.callId, () => this.#deliver(entry)));
-      // Started but not pending any more: the runtime moved on; nothing can be reported.
-      else this.#enqueue(() => this.#locked(entry.callId, () => journal.settle(sessionId, entry.callId)));
+      // A finished result goes out again (a 409 settles it); a started call no longer pending cannot be reported.
+      const task = entry.state === "finished" ? () => this.#deliver(entry) : () => journal.settle(sessionId, entry.callId);
+      this.#enqueue(() => this.#locked(entry.callId, task)).catch(() => {});
     }
     if (pending) {
       await this.schedule({ call_id: pending.tool_call_id, tool_name: pending.tool_name, arguments: pending.arguments });

@@ -36,8 +36,10 @@ export async function screenshot(options: ScreenshotOptions = {}): Promise<Attac
   const width = Math.max(1, element.scrollWidth || element.getBoundingClientRect().width);
   const height = Math.max(1, element.scrollHeight || element.getBoundingClientRect().height);
   const scale = Math.min(1, (options.maxWidth ?? 1280) / width, (options.maxHeight ?? 2048) / height);
-  const canvas = await domToCanvas(element, { scale, width, height, backgroundColor: "#ffffff" });
   const type = options.type ?? "png";
+  // The option replaces the element's own background, so only fill what would be transparent (black in a JPEG).
+  const transparent = /^(transparent|rgba\(.*, 0\))$/.test(getComputedStyle(element).backgroundColor);
+  const canvas = await domToCanvas(element, { scale, width, height, backgroundColor: transparent ? "#ffffff" : undefined });
   return {
     kind: "image",
     purpose: "screenshot",

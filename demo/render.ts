@@ -11,7 +11,7 @@ import type { Tracker } from "./tracker.ts";
 
 const badge = (label: string) => html`<span class="label label-${label}">${label}</span>`;
 const avatar = (name: string | null) =>
-  name ? html`<span class="avatar" title=${name}>${name[0].toUpperCase()}</span>` : html`<span class="avatar none" title="unassigned">–</span>`;
+  name ? html`<span class="avatar" title=${name}>${name[0].toUpperCase()}</span>` : html`<span class="avatar none" title="unassigned"></span>`;
 
 function filters(t: Tracker): TemplateResult {
   const f = t.state.filter;
@@ -52,8 +52,8 @@ function detail(t: Tracker, issue: Issue | undefined, full: boolean): TemplateRe
     ${full ? html`<a class="back" href="#/issues" @click=${() => t.go("list")}>← All issues</a>` : nothing}
     <h2><span class="num">#${issue.number}</span> ${issue.title}</h2>
     <p class="meta">
-      <span class="state ${issue.state}">${issue.state}</span> ${issue.labels.map(badge)}
-      · ${issue.assignee ?? "unassigned"} · opened ${issue.created} · ${issue.comments} comments
+      <span class="state ${issue.state}">${issue.state}</span>${issue.labels.map(badge)}
+      <span>${issue.assignee ?? "unassigned"} · opened ${issue.created} · ${issue.comments} comments</span>
     </p>
     <p class="body">${issue.body || "No description."}</p>
     <div class="buttons">

@@ -5,8 +5,12 @@
  *
  * @module
  */
+import { html, nothing, type TemplateResult } from "lit";
 import type { ConfirmRequest } from "./_registry.ts";
 import type { ConfirmState } from "./confirm.ts";
+import type { TetherDecisionEvent } from "./events.ts";
+
+const OPEN: readonly ConfirmState[] = ["preview", "confirm-again", "waiting"];
 
 /** A confirmation or approval hold as the chat renders it. */
 export interface ConfirmEntry {
@@ -63,7 +67,7 @@ export class Confirmations {
 
   /** Whether one is waiting for the user. */
   get open(): boolean {
-    return this.#entries.some((e) => e.state === "preview" || e.state === "confirm-again" || e.state === "waiting");
+    return this.#entries.some((e) => OPEN.includes(e.state));
   }
 
   /** Shows a preview with Apply and Cancel; resolves true when applied. */
@@ -97,7 +101,7 @@ export class Confirmations {
 
   /** Drops the settled entries (when the user sends a new message). */
   prune(): void {
-    this.#entries = this.#entries.filter((e) => e.state === "preview" || e.state === "confirm-again" || e.state === "waiting");
+    this.#entries = this.#entries.filter((e) => OPEN.includes(e.state));
   }
 
   #add(fields: Omit<ConfirmEntry, "id" | "decide">, onDecide: (d: "apply" | "cancel") => void): ConfirmEntry {
@@ -113,4 +117,19 @@ export class Confirmations {
     this.#changed();
     return entry;
   }
+}
+
+/**
+ * The entries as `<tether-confirm>` elements; an open one carries `data-open`.
+ *
+ * @example
+ * ```ts
+ * html`<div role="log">${renderConfirmations(list.entries, this.theme)}</div>`;
+ * ```
+ */
+export function renderConfirmations(entries: readonly ConfirmEntry[], theme?: string): TemplateResult[] {
+  return entries.map((c) => html`<tether-confirm .action=${c.action} .preview=${c.preview}
+    .destructive=${c.destructive} .state=${c.state} .reason=${c.reason ?? ""} .expires=${c.expires}
+    .cards=${c.cards ?? []} theme=${theme ?? nothing} ?data-open=${OPEN.includes(c.state)}
+    @tether-decision=${(e: TetherDecisionEvent) => c.decide(e.decision)}></tether-confirm>`);
 }

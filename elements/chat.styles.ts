@@ -89,6 +89,8 @@ export const chatStyles = [
       background: var(--_user-bg);
       padding: 8px 12px;
       border-radius: var(--_radius) var(--_radius) 2px var(--_radius);
+    }
+    .message.user .text {
       white-space: pre-wrap;
     }
     .message.assistant {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
+import { html, LitElement, type PropertyValues, type TemplateResult } from "lit";
 import {
   type AttachmentInput,
   createHost,
@@ -11,21 +11,15 @@ import {
   socketIoTransport,
   sseTransport,
 } from "../client/mod.ts";
+import { renderComposer } from "./_chat_composer.ts";
 import { renderMessages } from "./_chat_messages.ts";
-import { type ApprovalHandle, type ApprovalRequest, Confirmations } from "./_confirmations.ts";
+import { renderError, renderHeader, renderNotice } from "./_chat_status.ts";
+import { type ApprovalHandle, type ApprovalRequest, Confirmations, renderConfirmations } from "./_confirmations.ts";
 import { fileAttachment } from "./_file_attachment.ts";
 import { type ConfirmRequest, publishChat, withdrawChat } from "./_registry.ts";
 import { chatStyles } from "./chat.styles.ts";
-import { type TetherDecisionEvent, TetherSendEvent, TetherStopEvent } from "./events.ts";
+import { TetherSendEvent, TetherStopEvent } from "./events.ts";
 import { HostController } from "./host_controller.ts";
-
-const CONNECTION: Record<string, string> = {
-  idle: "Not connected",
-  connecting: "Connecting…",
-  open: "Connected",
-  reconnecting: "Reconnecting…",
-  closed: "Disconnected",
-};
 
 /**
  * The assistant's conversation panel. It streams the reply as it arrives
@@ -115,6 +109,7 @@ export class TetherChat extends LitElement {
   #problem = "";
   #stick = true;
   #wasLocked = false;
+  #focused = new WeakSet<Element>();
 
   constructor() {
     super();
@@ -220,8 +215,12 @@ export class TetherChat extends LitElement {
     const log = this.renderRoot.querySelector(".log");
     if (log && this.#stick) log.scrollTop = log.scrollHeight;
     const locked = this.#locked;
+    // A new confirmation takes the focus once, when the user is in the chat (or nowhere in particular).
     const open = this.renderRoot.querySelector<HTMLElement>("tether-confirm[data-open]");
-    if (open && !open.matches(":focus-within")) open.focus();
+    if (open && !this.#focused.has(open) && (this.matches(":focus-within") || document.activeElement === document.body)) {
+      this.#focused.add(open);
+      open.focus();
+    }
     // Give the composer its focus back when a confirmation the user answered has gone.
     if (this.#wasLocked && !locked && this.matches(":focus-within")) this.#input?.focus();
     this.#wasLocked = locked;
@@ -247,9 +246,6 @@ export class TetherChat extends LitElement {
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       this.#submit();
-    } else if (e.key === "Escape" && this.#busy) {
-      e.preventDefault();
-      void this.stop();
     }
   }
 
@@ -278,69 +274,34 @@ export class TetherChat extends LitElement {
 
   override render(): TemplateResult {
     const state = this.#client.state;
-    const connection = state?.connection ?? "idle";
-    const error = state?.error;
-    const problem = this.#problem || error?.message;
     return html`<section part="panel" class="panel" aria-label=${this.heading}
         @keydown=${(e: KeyboardEvent) => e.key === "Escape" && this.#busy && this.stop()}>
-      <header part="header">
-        <slot name="heading">${this.heading}</slot>
-        <span part="connection" class="connection ${connection}" role="status">
-          <span class="dot" aria-hidden="true"></span>${this.host ? CONNECTION[connection] : "No runtime"}
-        </span>
-      </header>
+      ${renderHeader(this.heading, state?.connection, !!this.host)}
       <div part="log" class="log" role="log" aria-live="polite" aria-busy=${state?.running ? "true" : "false"} tabindex="0">
         ${state?.messages.length || state?.streamingText
           ? renderMessages(state, this.theme)
           : html`<div class="empty"><slot name="empty">Ask the assistant about this page.</slot></div>`}
-        ${this.#confirms.entries.map((c) => html`<tether-confirm .action=${c.action} .preview=${c.preview}
-            .destructive=${c.destructive} .state=${c.state} .reason=${c.reason ?? ""} .expires=${c.expires}
-            .cards=${c.cards ?? []} theme=${this.theme ?? nothing} ?data-open=${["preview", "confirm-again", "waiting"].includes(c.state)}
-            @tether-decision=${(e: Event) => c.decide((e as TetherDecisionEvent).decision)}></tether-confirm>`)}
+        ${renderConfirmations(this.#confirms.entries, this.theme)}
       </div>
-      ${this.#notice()}
-      ${problem
-        ? html`<div part="error" class="error" role="alert">
-            <span>${problem}${error?.retryAllowed ? " You can try again." : ""}</span>
-            ${error?.retryAllowed && !this.#busy ? html`<button type="button" @click=${() => this.#retry()}>Try again</button>` : nothing}
-          </div>`
-        : nothing}
+      ${renderNotice(state, this.#confirms.open)}
+      ${renderError(this.#problem || state?.error?.message, state?.error, () => this.#retry(), this.#busy)}
       ${this.#composer()}
     </section>`;
   }
 
-  #notice(): TemplateResult | typeof nothing {
-    const pending = this.#client.state?.pending;
-    const text = this.#confirms.open
-      ? "Waiting for your decision."
-      : pending
-      ? `Running ${pending.tool_name} on this page…`
-      : "";
-    return text ? html`<div part="notice" class="notice" role="status">${text}</div>` : nothing;
-  }
-
   #composer(): TemplateResult {
-    const locked = this.#locked;
-    const busy = this.#busy;
-    return html`<form part="composer" @submit=${(e: Event) => this.#submit(e)}>
-      ${this.#attachments.length
-        ? html`<div class="chips">${this.#attachments.map((a, i) => html`<span class="chip">${a.name ?? a.kind}
-            <button type="button" aria-label=${`Remove ${a.name ?? "attachment"}`}
-              @click=${() => ((this.#attachments = this.#attachments.filter((_, j) => j !== i)), this.requestUpdate())}>×</button></span>`)}</div>`
-        : nothing}
-      <textarea part="input" rows="2" aria-label="Message" ?readonly=${locked} aria-disabled=${locked ? "true" : "false"}
-        placeholder=${locked ? "Wait until the action on the page settles…" : this.placeholder}
-        @keydown=${(e: KeyboardEvent) => this.#keydown(e)} @paste=${(e: ClipboardEvent) => this.#paste(e)}></textarea>
-      <div class="row">
-        <input type="file" multiple tabindex="-1" aria-hidden="true"
-          @change=${(e: Event) => this.#addFiles((e.target as HTMLInputElement).files ?? [])} />
-        <button part="attach" type="button" aria-label="Attach an image or file" ?disabled=${locked}
-          @click=${() => this.renderRoot.querySelector<HTMLInputElement>("input[type=file]")?.click()}>＋</button>
-        <span class="spacer"></span>
-        ${busy
-          ? html`<button part="stop" type="button" class="danger" @click=${() => this.stop()}>Stop</button>`
-          : html`<button part="send" type="submit" class="primary" ?disabled=${!this.host}>Send</button>`}
-      </div>
-    </form>`;
+    return renderComposer({
+      locked: this.#locked,
+      busy: this.#busy,
+      ready: !!this.host,
+      placeholder: this.placeholder,
+      attachments: this.#attachments,
+      submit: (e) => this.#submit(e),
+      keydown: (e) => this.#keydown(e),
+      paste: (e) => this.#paste(e),
+      files: (files) => void this.#addFiles(files),
+      remove: (i) => ((this.#attachments = this.#attachments.filter((_, j) => j !== i)), this.requestUpdate()),
+      stop: () => void this.stop(),
+    });
   }
 }

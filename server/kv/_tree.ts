@@ -1,7 +1,10 @@
 /**
- * The ordered key tree behind `memoryStore()`: one node per key part, each
- * with its children's names kept sorted, so appending the next zero-padded
- * sequence number is a push and `list()` walks only the prefix's subtree.
+ * The ordered key tree behind `memoryStore()`: one node per key part, so
+ * reads and writes are a few map lookups and `list()` walks only the
+ * prefix's subtree. Each node keeps its children's names sorted while keys
+ * arrive in order (appending the next zero-padded sequence number, trimming
+ * the oldest) and otherwise drops that order and sorts again at the next
+ * `list()`, so random ids (sessions) never pay for ordering on write.
  *
  * @module
  */
@@ -22,13 +25,19 @@ export interface Rec {
 /** A node of the tree. */
 export interface TreeNode {
   rec: Rec | undefined;
-  names: string[];
   children: Map<string, TreeNode>;
+  /** The children's names in order, or null until the next `list()` sorts them. */
+  sorted: string[] | null;
 }
 
 /** Makes an empty node. */
 export function node(): TreeNode {
-  return { rec: undefined, names: [], children: new Map() };
+  return { rec: undefined, children: new Map(), sorted: [] };
+}
+
+/** The children's names of `at` in key order. */
+export function names(at: TreeNode): string[] {
+  return at.sorted ??= [...at.children.keys()].sort(comparePart);
 }
 
 /** The node at `key`, or undefined. */
@@ -46,7 +55,12 @@ export function ensure(root: TreeNode, key: Key): TreeNode {
     if (next === undefined) {
       next = node();
       at.children.set(part, next);
-      insertName(at.names, part);
+      const { sorted } = at;
+      if (sorted !== null) {
+        if (sorted.length === 0 || comparePart(sorted[sorted.length - 1], part) < 0) {
+          sorted.push(part);
+        } else at.sorted = null;
+      }
     }
     at = next;
   }
@@ -64,10 +78,15 @@ export function remove(root: TreeNode, key: Key): void {
   path[path.length - 1].rec = undefined;
   for (let i = key.length; i > 0; i--) {
     const at = path[i];
-    if (at.rec !== undefined || at.names.length > 0) return;
+    if (at.rec !== undefined || at.children.size > 0) return;
     const parent = path[i - 1];
-    parent.children.delete(key[i - 1]);
-    parent.names.splice(search(parent.names, key[i - 1]), 1);
+    const part = key[i - 1];
+    parent.children.delete(part);
+    const { sorted } = parent;
+    if (sorted === null) continue;
+    if (sorted[sorted.length - 1] === part) sorted.pop();
+    else if (sorted[0] === part) sorted.shift();
+    else parent.sorted = null;
   }
 }
 
@@ -81,12 +100,6 @@ export function search(names: readonly string[], part: string): number {
     else hi = mid;
   }
   return lo;
-}
-
-function insertName(names: string[], part: string): void {
-  // Keys mostly arrive in order (sequence numbers), so try the end first.
-  if (names.length === 0 || comparePart(names[names.length - 1], part) < 0) names.push(part);
-  else names.splice(search(names, part), 0, part);
 }
 
 /** What `walk()` reports for each record, in order; returning false stops the walk. */
@@ -106,21 +119,21 @@ export function walk(
   const top = find(root, prefix);
   if (top === undefined) return;
   const base = [...prefix];
-  const { names } = top;
+  const order = names(top);
   if (!reverse) {
-    let i = after === undefined ? 0 : search(names, after);
-    if (after !== undefined && names[i] === after) {
+    let i = after === undefined ? 0 : search(order, after);
+    if (after !== undefined && order[i] === after) {
       // The pivot key itself is excluded, its descendants sort after it.
       if (!children(top.children.get(after)!, [...base, after], false, visit)) return;
       i++;
     }
-    for (; i < names.length; i++) {
-      if (!subtree(top.children.get(names[i])!, [...base, names[i]], false, visit)) return;
+    for (; i < order.length; i++) {
+      if (!subtree(top.children.get(order[i])!, [...base, order[i]], false, visit)) return;
     }
   } else {
-    const end = after === undefined ? names.length : search(names, after);
+    const end = after === undefined ? order.length : search(order, after);
     for (let i = end - 1; i >= 0; i--) {
-      if (!subtree(top.children.get(names[i])!, [...base, names[i]], true, visit)) return;
+      if (!subtree(top.children.get(order[i])!, [...base, order[i]], true, visit)) return;
     }
   }
 }
@@ -133,14 +146,15 @@ function subtree(at: TreeNode, key: string[], reverse: boolean, visit: Visit): b
 }
 
 function children(at: TreeNode, key: string[], reverse: boolean, visit: Visit): boolean {
-  const { names } = at;
+  if (at.children.size === 0) return true;
+  const order = names(at);
   if (!reverse) {
-    for (let i = 0; i < names.length; i++) {
-      if (!subtree(at.children.get(names[i])!, [...key, names[i]], false, visit)) return false;
+    for (let i = 0; i < order.length; i++) {
+      if (!subtree(at.children.get(order[i])!, [...key, order[i]], false, visit)) return false;
     }
   } else {
-    for (let i = names.length - 1; i >= 0; i--) {
-      if (!subtree(at.children.get(names[i])!, [...key, names[i]], true, visit)) return false;
+    for (let i = order.length - 1; i >= 0; i--) {
+      if (!subtree(at.children.get(order[i])!, [...key, order[i]], true, visit)) return false;
     }
   }
   return true;

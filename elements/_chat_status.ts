@@ -1,0 +1,70 @@
+/**
+ * The status lines of `<tether-chat>`: the title bar with the connection
+ * state, the notice while a host action runs or a confirmation waits, and
+ * the error line with its retry hint.
+ *
+ * @module
+ */
+import { html, nothing, type TemplateResult } from "lit";
+import type { ConnectionState, HostState } from "../client/mod.ts";
+
+const CONNECTION: Record<ConnectionState, string> = {
+  idle: "Not connected",
+  connecting: "Connecting…",
+  open: "Connected",
+  reconnecting: "Reconnecting…",
+  closed: "Disconnected",
+};
+
+/**
+ * The title bar: the heading slot and the connection state.
+ *
+ * @example
+ * ```ts
+ * renderHeader("Assistant", state?.connection, !!host);
+ * ```
+ */
+export function renderHeader(heading: string, connection: ConnectionState = "idle", hasHost = true): TemplateResult {
+  return html`<header part="header">
+    <slot name="heading">${heading}</slot>
+    <span part="connection" class="connection ${connection}" role="status">
+      <span class="dot" aria-hidden="true"></span>${hasHost ? CONNECTION[connection] : "No runtime"}
+    </span>
+  </header>`;
+}
+
+/**
+ * The notice under the conversation while the page works or waits for the user.
+ *
+ * @example
+ * ```ts
+ * renderNotice(state, confirmations.open);
+ * ```
+ */
+export function renderNotice(state: HostState | undefined, deciding: boolean): TemplateResult | typeof nothing {
+  const pending = state?.pending;
+  const text = deciding ? "Waiting for your decision." : pending ? `Running ${pending.tool_name} on this page…` : "";
+  return text ? html`<div part="notice" class="notice" role="status">${text}</div>` : nothing;
+}
+
+/**
+ * The error line: the message, the retry hint when the runtime allows a retry, and a Try again button.
+ *
+ * @example
+ * ```ts
+ * renderError(problem, state?.error, () => this.#retry(), busy);
+ * ```
+ */
+export function renderError(
+  message: string | undefined,
+  error: HostState["error"] | undefined,
+  retry: () => void,
+  busy: boolean,
+): TemplateResult | typeof nothing {
+  if (!message) return nothing;
+  const retryable = !!error?.retryAllowed && message === error.message;
+  return html`<div part="error" class="error" role="alert">
+    <span>${message}${retryable ? " You can try again." : ""}</span>
+    ${retryable && !busy ? html`<button type="button" @click=${retry}>Try again</button>` : nothing}
+  </div>`;
+}

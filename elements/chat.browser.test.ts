@@ -1,0 +1,181 @@
+/**
+ * `<tether-chat>` in Chromium on a scripted runtime: rendering, streaming,
+ * a host action changing the page, the composer lock, stop, errors and the
+ * keyboard.
+ */
+import { sendKeys } from "@web/test-runner-commands";
+import { equal, match, ok } from "../tests/browser/_assert.ts";
+import type { Body, Turn } from "./_fake_runtime.ts";
+import { type ChatFixture, mountChat, until } from "./_test_fixture.ts";
+import type { TetherAction } from "./action.ts";
+import type { TetherStopEvent } from "./events.ts";
+
+let f: ChatFixture;
+afterEach(() => f?.dispose());
+
+const type = async (text: string) => {
+  const input = await until(() => f.$<HTMLTextAreaElement>("textarea"), "the composer");
+  input.focus();
+  await sendKeys({ type: text });
+  return input;
+};
+const text = () => f.$(".log")?.textContent?.replace(/\s+/g, " ") ?? "";
+
+describe("<tether-chat>", () => {
+  it("renders the conversation and the connection state", async () => {
+    f = mountChat();
+    await until(() => f.$("[part=connection]")?.textContent?.includes("Connected"), "connected");
+    ok(f.$(".empty"), "an empty conversation shows its placeholder");
+    f.rt.respond = (body, turn) => turn.reply(`You said *${body.content}*.`);
+    await f.chat.send("hello");
+    equal(f.$$("[part~=message-user]").length, 1);
+    match(text(), /You said hello\./);
+    ok(f.$("[part~=message-assistant] em"), "the reply's Markdown is rendered");
+  });
+
+  it("streams text as it arrives, with the log busy until the turn completes", async () => {
+    f = mountChat();
+    let turn!: Turn;
+    f.rt.respond = (_b, t) => {
+      turn = t;
+      t.start();
+      t.delta("Looking **at");
+    };
+    void f.chat.send("stream please");
+    await until(() => text().includes("Looking"), "the first delta");
+    equal(f.$(".log")!.getAttribute("aria-busy"), "true");
+    ok(f.$("[part=stop]"), "Stop replaces Send while the turn runs");
+    turn.delta(" it** now");
+    await until(() => f.$("[part~=message-assistant] strong")?.textContent === "at it", "the bold text completed by a later delta");
+    turn.final("Looking **at it** now");
+    turn.end();
+    await until(() => f.$(".log")!.getAttribute("aria-busy") === "false", "the turn to end");
+    equal(f.$$("[part~=message-assistant]").length, 1, "the streamed and the final text are one message");
+    ok(f.$("[part=send]"));
+  });
+
+  it("a host action changes the page, shows its card as done, and the answer follows", async () => {
+    f = mountChat(`<p id="selected">none</p><tether-action name="select_issue" description="Select an issue."
+      parameters='{"type":"object","properties":{"number":{"type":"integer"}},"required":["number"]}'></tether-action>`);
+    const action = f.root.querySelector<TetherAction>("tether-action")!;
+    action.handler = ({ number }) => {
+      f.root.querySelector("#selected")!.textContent = `issue ${number}`;
+      return { selected: number };
+    };
+    f.rt.respond = (body: Body, turn) => {
+      if (!body.tool_call_id) {
+        turn.start();
+        turn.hostCall("select_issue", { number: 42 });
+        turn.end();
+      } else void turn.reply(`Done: selected ${body.tool_result.selected}.`);
+    };
+    const context = await f.host.context();
+    equal(context.actions?.[0]?.name, "select_issue", "the markup action is declared in the context");
+    await f.chat.send("select issue 42");
+    equal(f.root.querySelector("#selected")!.textContent, "issue 42");
+    const continuation = f.rt.sent[1];
+    equal(continuation.tool_call_id, "call-1");
+    equal(continuation.tool_result.selected, 42);
+    await until(() => f.$("[part~=tool-done]"), "the tool card to say done");
+    match(f.$("[part~=tool]")!.textContent!, /select_issue\s+number: 42\s+done/);
+    match(text(), /Done: selected 42\./);
+  });
+
+  it("locks the composer while a host action runs, and unlocks it after", async () => {
+    f = mountChat(`<tether-action name="slow_thing" description="Takes a while."></tether-action>`);
+    let finish!: (v: unknown) => void;
+    f.root.querySelector<TetherAction>("tether-action")!.handler = () => new Promise((resolve) => (finish = resolve));
+    f.rt.respond = (body, turn) => {
+      if (body.tool_call_id) return turn.reply("finished");
+      turn.start();
+      turn.hostCall("slow_thing", {});
+      turn.end();
+    };
+    const done = f.chat.send("do the slow thing");
+    const input = await until(() => f.$<HTMLTextAreaElement>("textarea[readonly]"), "the locked composer");
+    equal(input.getAttribute("aria-disabled"), "true");
+    match(f.$("[part=notice]")!.textContent!, /Running slow_thing on this page/);
+    await type("more");
+    await sendKeys({ press: "Enter" });
+    equal(f.rt.sent.length, 1, "Enter sends nothing while locked");
+    finish({ ok: true });
+    await done;
+    await until(() => !f.$("textarea[readonly]") && !f.$("[part=notice]"), "the composer to unlock");
+    ok(f.$("[part=send]"));
+  });
+
+  it("Stop cancels the live turn; Escape does too; tether-stop can veto it", async () => {
+    f = mountChat();
+    f.rt.respond = (_b, t) => {
+      t.start();
+      t.delta("working…");
+    };
+    void f.chat.send("long task");
+    const stop = await until(() => f.$<HTMLButtonElement>("[part=stop]"), "Stop");
+    let stops = 0;
+    f.chat.addEventListener("tether-stop", (e: TetherStopEvent) => (stops++, stops === 3 && e.preventDefault()));
+    stop.click();
+    await until(() => f.rt.cancels === 1, "the cancel");
+    f.$<HTMLTextAreaElement>("textarea")!.focus();
+    await sendKeys({ press: "Escape" });
+    await until(() => f.rt.cancels === 2, "the cancel by Escape");
+    stop.click();
+    await new Promise((r) => setTimeout(r, 50));
+    equal(f.rt.cancels, 2, "a cancelled tether-stop event keeps the turn running");
+    equal(stops, 3);
+  });
+
+  it("shows a turn error with its retry hint, and Try again sends the message again", async () => {
+    f = mountChat();
+    f.rt.respond = (_b, t) => {
+      t.start();
+      t.error("The provider is busy.", "rate_limit", true);
+      t.end();
+    };
+    await f.chat.send("hello?");
+    const error = await until(() => f.$("[part=error]"), "the error");
+    match(error.textContent!, /The provider is busy\. You can try again\./);
+    f.rt.respond = (_b, t) => t.reply("Back again.");
+    error.querySelector("button")!.click();
+    await until(() => text().includes("Back again."), "the retried answer");
+    equal(f.rt.sent.at(-1)!.content, "hello?");
+    ok(!f.$("[part=error]"), "the error is gone after a successful turn");
+  });
+
+  it("is usable from the keyboard: Enter sends, Shift+Enter adds a line, focus is visible", async () => {
+    f = mountChat();
+    f.rt.respond = (body, turn) => turn.reply(`Got ${JSON.stringify(body.content)}`);
+    const input = await type("first line");
+    await sendKeys({ press: "Shift+Enter" });
+    await sendKeys({ type: "second line" });
+    equal(f.rt.sent.length, 0, "Shift+Enter does not send");
+    await sendKeys({ press: "Enter" });
+    await until(() => f.rt.sent.length === 1, "the message");
+    equal(f.rt.sent[0].content, "first line\nsecond line");
+    equal(input.value, "", "the composer is cleared");
+    await until(() => f.$("[part=send]"), "the turn to end");
+    await sendKeys({ press: "Tab" });
+    await sendKeys({ press: "Tab" });
+    const focused = f.chat.shadowRoot!.activeElement as HTMLElement;
+    equal(focused?.getAttribute("part"), "send", "Tab reaches Send after the attach button");
+    ok(getComputedStyle(focused).outlineStyle !== "none", "the focused button shows a focus ring");
+  });
+
+  it("attaches a pasted image as a reference attachment", async () => {
+    f = mountChat();
+    const input = await until(() => f.$<HTMLTextAreaElement>("textarea"), "the composer");
+    const data = new DataTransfer();
+    data.items.add(new File([new Uint8Array([137, 80, 78, 71])], "shot.png", { type: "image/png" }));
+    input.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    const chip = await until(() => f.$(".chip"), "the attachment chip");
+    match(chip.textContent!, /shot\.png/);
+    input.value = "what is this?";
+    f.$<HTMLButtonElement>("[part=send]")!.click();
+    await until(() => f.rt.sent.length === 1, "the message");
+    const [attachment] = f.rt.sent[0].attachments;
+    equal(attachment.kind, "image");
+    equal(attachment.purpose, "reference");
+    match(attachment.data_uri, /^data:image\/png;base64,/);
+    ok(!f.$(".chip"), "the chips are cleared after sending");
+  });
+});
