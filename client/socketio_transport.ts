@@ -50,6 +50,7 @@ class SocketIoTransport implements Transport {
   #options: SocketIoTransportOptions;
   #socket?: Socket;
   #waiters: Waiter[] = [];
+  #closed = false;
 
   constructor(link: TransportLink, options: SocketIoTransportOptions) {
     this.#link = link;
@@ -74,7 +75,12 @@ class SocketIoTransport implements Transport {
       socket.emit("assistant_join_session", { session_id: link.sessionId, ...(after ? { after } : {}) });
       link.state("open");
     });
-    socket.on("disconnect", () => link.state(socket.active ? "reconnecting" : "closed"));
+    socket.on("disconnect", () => {
+      if (this.#closed) return link.state("closed");
+      link.state("reconnecting");
+      // A server that shut down (a restart) disconnects us on purpose, and socket.io then waits for us to reconnect.
+      if (!socket.active) setTimeout(() => this.#closed || socket.connect(), 1_000);
+    });
     socket.io.on("reconnect_attempt", () => link.state("reconnecting"));
     socket.onAny((name: string, payload: Record<string, unknown>) => {
       if (!name.startsWith("assistant:") || !payload || typeof payload !== "object") return;
@@ -113,6 +119,7 @@ class SocketIoTransport implements Transport {
   }
 
   close(): void {
+    this.#closed = true;
     this.#socket?.disconnect();
     for (const waiter of this.#waiters.splice(0)) waiter.reject(new TetherError(0, "network", "The transport was closed."));
   }

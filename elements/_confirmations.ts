@@ -22,7 +22,7 @@ export interface ConfirmEntry {
   reason?: string;
   expires?: string | number;
   cards?: unknown[];
-  decide(decision: "apply" | "cancel"): void;
+  decide(decision: "apply" | "cancel" | "expire"): void;
 }
 
 /** What `approval()` shows: who waits for whom, why, and until when. */
@@ -36,7 +36,7 @@ export interface ApprovalRequest {
 
 /** The handle of an approval hold: settle it when the decision arrives. */
 export interface ApprovalHandle {
-  /** Resolves when the user stops waiting. */
+  /** Resolves when the hold ends without an approval: the user stopped waiting or it expired. */
   readonly stopped: Promise<void>;
   /** Ends the hold with what happened. */
   settle(outcome: "applied" | "cancelled" | "expired"): void;
@@ -74,7 +74,7 @@ export class Confirmations {
   confirm(request: ConfirmRequest): Promise<boolean> {
     return new Promise((resolve) => {
       const entry = this.#add({ action: request.action, preview: request.preview, destructive: !!request.destructive, state: "preview" }, (d) => {
-        entry.state = d === "apply" ? "applied" : "cancelled";
+        entry.state = d === "apply" ? "applied" : d === "expire" ? "expired" : "cancelled";
         resolve(d === "apply");
       });
       if (request.signal?.aborted) entry.decide("cancel");
@@ -86,8 +86,8 @@ export class Confirmations {
   approval(request: ApprovalRequest): ApprovalHandle {
     let stop!: () => void;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const entry = this.#add({ action: request.action, preview: request.preview ?? "", destructive: false, state: "waiting", reason: request.reason, expires: request.expires }, () => {
-      entry.state = "cancelled";
+    const entry = this.#add({ action: request.action, preview: request.preview ?? "", destructive: false, state: "waiting", reason: request.reason, expires: request.expires }, (d) => {
+      entry.state = d === "expire" ? "expired" : "cancelled";
       stop();
     });
     return {
@@ -104,7 +104,7 @@ export class Confirmations {
     this.#entries = this.#entries.filter((e) => OPEN.includes(e.state));
   }
 
-  #add(fields: Omit<ConfirmEntry, "id" | "decide">, onDecide: (d: "apply" | "cancel") => void): ConfirmEntry {
+  #add(fields: Omit<ConfirmEntry, "id" | "decide">, onDecide: (d: "apply" | "cancel" | "expire") => void): ConfirmEntry {
     const entry: ConfirmEntry = {
       ...fields,
       id: this.#next++,

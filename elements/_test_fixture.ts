@@ -71,7 +71,7 @@ export function mountChat(markup = ""): ChatFixture {
     rt,
     root,
     $: (s) => chat.shadowRoot!.querySelector(s),
-    $$: (s) => [...chat.shadowRoot!.querySelectorAll(s)],
+    $$: <E extends Element>(s: string) => [...chat.shadowRoot!.querySelectorAll(s)] as E[],
     dispose() {
       host.close();
       root.remove();

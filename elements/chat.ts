@@ -219,7 +219,8 @@ export class TetherChat extends LitElement {
     const open = this.renderRoot.querySelector<HTMLElement>("tether-confirm[data-open]");
     if (open && !this.#focused.has(open) && (this.matches(":focus-within") || document.activeElement === document.body)) {
       this.#focused.add(open);
-      open.focus();
+      // Its buttons exist once its own first render is done.
+      void (open as LitElement).updateComplete.then(() => open.focus());
     }
     // Give the composer its focus back when a confirmation the user answered has gone.
     if (this.#wasLocked && !locked && this.matches(":focus-within")) this.#input?.focus();

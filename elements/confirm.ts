@@ -30,7 +30,7 @@ const clock = (ms: number) => {
  *
  * @summary Preview with Apply and Cancel, double confirmation, and the waiting-for-approval state.
  *
- * @fires {TetherDecisionEvent} tether-decision - The user applied (after the second confirmation when destructive) or cancelled.
+ * @fires {TetherDecisionEvent} tether-decision - The user applied (after the second confirmation when destructive) or cancelled, or the approval window expired.
  *
  * @csspart box - The frame.
  * @csspart preview - The preview text.
@@ -132,7 +132,10 @@ export class TetherConfirm extends LitElement {
   }
 
   #tick(): void {
-    if (remaining(this.expires, Date.now()) === 0) this.state = "expired";
+    if (remaining(this.expires, Date.now()) === 0) {
+      this.state = "expired";
+      this.dispatchEvent(new TetherDecisionEvent("expire"));
+    }
     this.requestUpdate();
   }
 

@@ -94,7 +94,8 @@ export class TetherActionEvent extends Event {
 
 /**
  * `tether-decision`: the user decided on a `<tether-confirm>` preview (after
- * the second confirmation when the action is destructive).
+ * the second confirmation when the action is destructive), or the approval
+ * it waited for expired.
  *
  * @example
  * ```ts
@@ -102,9 +103,9 @@ export class TetherActionEvent extends Event {
  * ```
  */
 export class TetherDecisionEvent extends Event {
-  /** `apply` or `cancel`. */
-  readonly decision: "apply" | "cancel";
-  constructor(decision: "apply" | "cancel") {
+  /** `apply`, `cancel`, or `expire` when an approval window closed. */
+  readonly decision: "apply" | "cancel" | "expire";
+  constructor(decision: "apply" | "cancel" | "expire") {
     super("tether-decision", OPTIONS);
     this.decision = decision;
   }

@@ -38,7 +38,9 @@ export async function createEngine(options: RuntimeOptions): Promise<Engine> {
   const model = typeof options.model === "string"
     ? modelFromSpec(options.model, options.env)
     : { model: options.model, name: options.modelName ?? options.model.modelId, providerOptions: undefined };
-  return new Engine(store, options, model as never);
+  const engine = new Engine(store, options, model as never);
+  await engine.start();
+  return engine;
 }
 
 /**
@@ -114,7 +116,10 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
   return Object.assign(app, {
     engine,
     async close() {
-      if (ready) await (await ready).store.close();
+      if (!ready) return;
+      const engine = await ready;
+      await engine.stop();
+      await engine.store.close();
     },
   });
 }

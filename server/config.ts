@@ -24,6 +24,8 @@ export interface Limits {
   maxBodyBytes: number;
   /** Events kept per session for resuming streams (default 1,000). */
   eventLogSize: number;
+  /** Milliseconds a process holds a session's lease without renewing it (default 10,000); shared stores only. */
+  leaseTtlMs: number;
 }
 
 /** Who may use the runtime: see the README section "Access". */
@@ -86,6 +88,7 @@ export const DEFAULT_LIMITS: Limits = {
   toolTimeoutMs: 30_000,
   maxBodyBytes: 32 * 1024 * 1024,
   eventLogSize: 1_000,
+  leaseTtlMs: 10_000,
 };
 
 /** The default Origin allow-list: loopback names on any port. */

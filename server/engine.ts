@@ -29,6 +29,7 @@ import { runTurn, type RunOutcome, type Usage } from "./turn/run.ts";
 import { sessionView, messageView, type SessionView } from "./session/views.ts";
 import { collectScreenshot, mergeAttachments } from "./session/attachments.ts";
 import { extractScreenshots } from "./tools/screenshots.ts";
+import { CONTROL_CHANNEL, isShared, SessionLeases } from "./session/leases.ts";
 
 /** The result of a message, as the non-streaming HTTP answer carries it. */
 export interface ChatResult {
@@ -77,12 +78,33 @@ export class Engine {
   readonly screenshots = new ScreenshotCache();
   #locks = new KeyedLock();
   #live = new Map<string, LiveTurn>();
+  #leases: SessionLeases | null;
+  #stopControl: (() => Promise<void>) | null = null;
 
   constructor(store: Store, options: RuntimeOptions, model: EngineModel) {
     this.options = options;
     this.model = model;
     this.repo = new SessionRepo(store);
-    this.hub = new EventHub(store, options.limits.eventLogSize);
+    const shared = isShared(store);
+    this.hub = new EventHub(store, options.limits.eventLogSize, shared);
+    this.#leases = shared ? new SessionLeases(store, options.limits.leaseTtlMs) : null;
+  }
+
+  /** Starts listening to other processes (shared stores): their events and cancel requests. */
+  async start(): Promise<void> {
+    await this.hub.start();
+    if (this.#leases) {
+      this.#stopControl = await this.store.subscribe(CONTROL_CHANNEL, (message) => {
+        const m = message as { kind?: string; session?: string };
+        if (m?.kind === "cancel" && m.session) this.#live.get(m.session)?.controller.abort();
+      });
+    }
+  }
+
+  /** Stops listening to other processes and waits for pending log writes. */
+  async stop(): Promise<void> {
+    await this.#stopControl?.();
+    await this.hub.stop();
   }
 
   /** The store the engine uses. */
@@ -101,9 +123,25 @@ export class Engine {
     return this.withSession(body.session_id, () => this.#message(principal, body));
   }
 
-  /** Serialises work on one session (in this process; the lease adds processes). */
+  /**
+   * Serialises work on one session: in this process with a keyed lock, and
+   * across processes (shared stores) with the session's lease, renewed while
+   * `fn` runs. Losing the lease aborts the live turn rather than racing the
+   * process that took it over.
+   */
   withSession<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
-    return this.#locks.run(sessionId, fn);
+    const leases = this.#leases;
+    if (!leases) return this.#locks.run(sessionId, fn);
+    return this.#locks.run(sessionId, () =>
+      leases.hold(sessionId, async () => {
+        this.hub.resync(sessionId);
+        try {
+          return await fn();
+        } finally {
+          await this.hub.flush(sessionId);
+        }
+      }, () => this.#live.get(sessionId)?.controller.abort())
+    );
   }
 
   /** Delivers steering text to the live turn; false when the session has none here. */
@@ -123,7 +161,14 @@ export class Engine {
   async cancel(principal: Principal, sessionId: string): Promise<{ cancelled: boolean }> {
     await this.#owned(principal, sessionId);
     const live = this.#live.get(sessionId);
-    if (!live) return { cancelled: false };
+    if (!live) {
+      // The turn may run in another process: ask the holder of the lease to cancel it.
+      if (this.#leases && (await this.#leases.heldElsewhere(sessionId))) {
+        await this.store.publish(CONTROL_CHANNEL, { kind: "cancel", session: sessionId });
+        return { cancelled: true };
+      }
+      return { cancelled: false };
+    }
     live.controller.abort();
     await live.done.catch(() => {});
     return { cancelled: true };

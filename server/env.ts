@@ -97,6 +97,7 @@ export function optionsFromEnv(
     ["toolTimeoutMs", "LIMITS__TOOL_TIMEOUT_MS"],
     ["maxBodyBytes", "LIMITS__MAX_BODY_BYTES"],
     ["eventLogSize", "LIMITS__EVENT_LOG_SIZE"],
+    ["leaseTtlMs", "LIMITS__LEASE_TTL_MS"],
   ];
   for (const [key, name] of pairs) {
     const value = int(env, name);

@@ -4,6 +4,12 @@
  * session's next sequence number and is kept in a bounded log in the store,
  * so a client that reconnects can resume where it left off.
  *
+ * With a store shared by several processes (Redis, Postgres), events also
+ * travel through the store's publish/subscribe, so a client attached to one
+ * process sees the turns another process runs. Only the process holding a
+ * session's lease publishes its events, and it takes the next sequence number
+ * from the shared log when it takes the lease (`resync`).
+ *
  * @module
  */
 import type { Store } from "../kv/store.ts";
@@ -16,6 +22,15 @@ export interface SessionEvent {
 
 /** Receives a session's events in order. */
 export type EventListener = (event: SessionEvent) => void;
+
+/** The store channel events cross processes on. */
+export const EVENTS_CHANNEL = "tether:events";
+
+interface Wire {
+  origin: string;
+  session: string;
+  event: SessionEvent;
+}
 
 const pad = (seq: number) => seq.toString().padStart(12, "0");
 
@@ -33,27 +48,52 @@ const pad = (seq: number) => seq.toString().padStart(12, "0");
 export class EventHub {
   #store: Store;
   #logSize: number;
+  #origin = crypto.randomUUID();
+  #shared: boolean;
   #listeners = new Map<string, Set<EventListener>>();
   #seq = new Map<string, Promise<number>>();
+  #pending = new Map<string, SessionEvent[]>();
   #writes = new Map<string, Promise<void>>();
+  #unsubscribe: (() => Promise<void>) | null = null;
 
-  constructor(store: Store, logSize: number) {
+  /** `shared`: the store is shared with other processes, so events are published through it too. */
+  constructor(store: Store, logSize: number, shared = false) {
     this.#store = store;
     this.#logSize = logSize;
+    this.#shared = shared;
+  }
+
+  /** Starts receiving other processes' events (shared stores only). */
+  async start(): Promise<void> {
+    if (!this.#shared || this.#unsubscribe) return;
+    this.#unsubscribe = await this.#store.subscribe(EVENTS_CHANNEL, (message) => {
+      const wire = message as Wire;
+      if (!wire || wire.origin === this.#origin) return;
+      const seq = wire.event.payload.seq;
+      this.#seq.set(wire.session, Promise.resolve(seq));
+      this.#deliver(wire.session, wire.event);
+    });
+  }
+
+  /** Stops receiving other processes' events and waits for every log write. */
+  async stop(): Promise<void> {
+    await Promise.all([...this.#writes.values()]);
+    await this.#unsubscribe?.();
+    this.#unsubscribe = null;
   }
 
   /** Publishes an event: numbers it, delivers it to local subscribers, appends it to the log. */
   async publish(sessionId: string, event: string, payload: Record<string, unknown>): Promise<SessionEvent> {
     const seq = await this.#next(sessionId);
     const full = { event, payload: { ...payload, seq } as SessionEvent["payload"] };
-    for (const listener of this.#listeners.get(sessionId) ?? []) {
-      try {
-        listener(full);
-      } catch {
-        // A failing subscriber must not break the turn or the other subscribers.
-      }
-    }
+    this.#deliver(sessionId, full);
     this.#append(sessionId, full);
+    if (this.#shared) {
+      const wire: Wire = { origin: this.#origin, session: sessionId, event: full };
+      this.#store.publish(EVENTS_CHANNEL, wire).catch(() => {
+        // Other processes' clients can still resume from the log.
+      });
+    }
     return full;
   }
 
@@ -64,13 +104,13 @@ export class EventHub {
     set.add(listener);
     return () => {
       set!.delete(listener);
-      if (!set!.size) this.#listeners.delete(sessionId);
+      if (!set!.size && this.#listeners.get(sessionId) === set) this.#listeners.delete(sessionId);
     };
   }
 
-  /** The logged events after `after`, in order (waits for pending log writes first). */
+  /** The logged events after `after`, in order (waits for this process's log writes first). */
   async replay(sessionId: string, after: number): Promise<SessionEvent[]> {
-    await this.#writes.get(sessionId);
+    await this.flush(sessionId);
     const entries = await this.#store.list<SessionEvent>(["event", sessionId], { after: pad(after) });
     return entries.map((e) => e.value);
   }
@@ -80,17 +120,32 @@ export class EventHub {
     return this.#seq.get(sessionId) ?? this.#loadSeq(sessionId);
   }
 
+  /** Forgets the cached sequence number, so the next event continues from the shared log. */
+  resync(sessionId: string): void {
+    this.#seq.delete(sessionId);
+  }
+
   /** Waits until every logged event of a session is written. */
   async flush(sessionId: string): Promise<void> {
-    await this.#writes.get(sessionId);
+    while (this.#writes.has(sessionId)) await this.#writes.get(sessionId);
   }
 
   /** Forgets a session's counters and log. */
   async forget(sessionId: string): Promise<void> {
-    await this.#writes.get(sessionId);
+    await this.flush(sessionId);
     this.#seq.delete(sessionId);
     const entries = await this.#store.list(["event", sessionId]);
     await Promise.all(entries.map((e) => this.#store.delete(e.key)));
+  }
+
+  #deliver(sessionId: string, event: SessionEvent): void {
+    for (const listener of this.#listeners.get(sessionId) ?? []) {
+      try {
+        listener(event);
+      } catch {
+        // A failing subscriber must not break the turn or the other subscribers.
+      }
+    }
   }
 
   #next(sessionId: string): Promise<number> {
@@ -104,22 +159,36 @@ export class EventHub {
     return last[0]?.value.payload.seq ?? 0;
   }
 
+  /** Queues an event for the log; events queued while a write runs go out together in one commit. */
   #append(sessionId: string, event: SessionEvent): void {
-    const seq = event.payload.seq;
+    let queue = this.#pending.get(sessionId);
+    if (queue) {
+      queue.push(event);
+      return;
+    }
+    this.#pending.set(sessionId, queue = [event]);
     const previous = this.#writes.get(sessionId) ?? Promise.resolve();
-    const write = previous.then(async () => {
-      await this.#store.set(["event", sessionId, pad(seq)], event);
-      const old = seq - this.#logSize;
-      if (old > 0 && seq % 50 === 0) {
-        const stale = await this.#store.list(["event", sessionId], { limit: 50 });
-        await Promise.all(stale.filter((e) => e.key[2] <= pad(old)).map((e) => this.#store.delete(e.key)));
-      }
-    }).catch(() => {
+    const write = previous.then(() => this.#write(sessionId)).catch(() => {
       // The log is best effort: a lost entry only shortens what a reconnect can replay.
     });
     this.#writes.set(sessionId, write);
     write.then(() => {
       if (this.#writes.get(sessionId) === write) this.#writes.delete(sessionId);
     });
+  }
+
+  async #write(sessionId: string): Promise<void> {
+    const batch = this.#pending.get(sessionId) ?? [];
+    this.#pending.delete(sessionId);
+    for (let i = 0; i < batch.length; i += 100) {
+      const mutations = batch.slice(i, i + 100).map((e) => ({ key: ["event", sessionId, pad(e.payload.seq)], value: e }));
+      await this.#store.atomic([], mutations);
+    }
+    const last = batch.at(-1)?.payload.seq ?? 0;
+    const oldest = last - this.#logSize;
+    if (oldest > 0 && Math.floor(last / 50) !== Math.floor((last - batch.length) / 50)) {
+      const stale = await this.#store.list(["event", sessionId], { limit: 100 });
+      await Promise.all(stale.filter((e) => e.key[2] <= pad(oldest)).map((e) => this.#store.delete(e.key)));
+    }
   }
 }

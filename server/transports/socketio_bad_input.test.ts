@@ -52,7 +52,7 @@ test("a refused request without an acknowledgement still gets its assistant:erro
     ["assistant:error", "validation"],
     ["assistant:error", "validation"],
   ]);
-  assert.match(a.events[2].payload.message, /"whatever" is not known/);
+  assert.ok(a.events.some((e) => /"whatever" is not known/.test(e.payload.message)));
   a.close();
   await rt.close();
 });
