@@ -48,7 +48,9 @@ function tetherRuntime() {
         runtime = await spawnRuntime();
       } catch (error) {
         failure = String(error?.message ?? error);
-        console.error(`\nThe test runtime did not start; tests that need it will fail:\n${failure}\n`);
+        console.error(
+          `\nThe test runtime did not start; tests that need it will fail:\n${failure}\n`,
+        );
       }
       server.on("upgrade", (req, socket, head) => {
         if (RUNTIME_PATHS.test(req.url ?? "")) proxyUpgrade(target, req, socket, head);
@@ -69,7 +71,9 @@ async function runtimeRoutes(ctx, next) {
   if (!RUNTIME_PATHS.test(ctx.path)) return next();
   ctx.respond = false;
   // Koa logs ctx.status (404 by default) after this returns: give it the runtime's status first.
-  await new Promise((resolve) => proxyRequest(target, ctx.req, ctx.res, (status) => resolve(ctx.status = status)));
+  await new Promise((resolve) =>
+    proxyRequest(target, ctx.req, ctx.res, (status) => resolve(ctx.status = status))
+  );
 }
 
 export default {

@@ -64,16 +64,24 @@ export class CallRunner {
    * or reconnect): finished results are re-sent, cut-off calls reported (or
    * re-run when idempotent), a pending call never started is run.
    */
-  async recover(pending: { tool_call_id: string; tool_name: string; arguments: Record<string, unknown> } | null): Promise<void> {
+  async recover(
+    pending: { tool_call_id: string; tool_name: string; arguments: Record<string, unknown> } | null,
+  ): Promise<void> {
     const { journal, sessionId } = this.#link;
     for (const entry of await journal.list(sessionId)) {
-      if (entry.callId === pending?.tool_call_id) continue;
+      if (entry.callId === pending?.tool_call_id || entry.state === "settled") continue;
       // A finished result goes out again (a 409 settles it); a started call no longer pending cannot be reported.
-      const task = entry.state === "finished" ? () => this.#deliver(entry) : () => journal.settle(sessionId, entry.callId);
+      const task = entry.state === "finished"
+        ? () => this.#deliver(entry)
+        : () => journal.settle(sessionId, entry.callId);
       this.#enqueue(() => this.#locked(entry.callId, task)).catch(() => {});
     }
     if (pending) {
-      await this.schedule({ call_id: pending.tool_call_id, tool_name: pending.tool_name, arguments: pending.arguments });
+      await this.schedule({
+        call_id: pending.tool_call_id,
+        tool_name: pending.tool_name,
+        arguments: pending.arguments,
+      });
     }
   }
 
@@ -102,32 +110,56 @@ export class CallRunner {
       };
       if (await journal.claim(entry)) return this.#execute(entry);
       const existing = await journal.get(sessionId, call.call_id);
-      if (!existing) return; // settled meanwhile
+      // Settled (the runtime's pending view lagged behind our acknowledgement) or pruned: nothing to do.
+      if (!existing || existing.state === "settled") return;
       if (existing.state === "finished") return this.#deliver(existing);
       // Started, and we hold its lock: the page that ran it died mid-handler.
       if (this.#link.registry.actions.get(existing.toolName)?.idempotent) {
         return this.#execute({ ...existing, startedAt: Date.now() });
       }
-      return this.#finish(existing, "failed", `The outcome of ${existing.toolName} is unknown: the page was reloaded or closed while it ran. Check its effect before trying again.`);
+      return this.#finish(
+        existing,
+        "failed",
+        `The outcome of ${existing.toolName} is unknown: the page was reloaded or closed while it ran. Check its effect before trying again.`,
+      );
     });
   }
 
   async #execute(entry: JournalEntry): Promise<void> {
-    const call: PendingToolCall = { call_id: entry.callId, tool_name: entry.toolName, arguments: entry.arguments, queued: [] };
+    const call: PendingToolCall = {
+      call_id: entry.callId,
+      tool_name: entry.toolName,
+      arguments: entry.arguments,
+      queued: [],
+    };
     await this.#link.journal.put(entry);
     this.#link.emit("action:start", { call });
-    const { outcome, result } = await runAction(this.#link.registry.actions.get(entry.toolName), call, {
+    // After a reload the page may register its actions a little later (when a route mounts): give it a moment.
+    const actions = this.#link.registry.actions;
+    for (let waited = 0; !actions.has(entry.toolName) && waited < 3_000; waited += 100) {
+      await sleep(100, this.#link.closed);
+    }
+    const { outcome, result } = await runAction(actions.get(entry.toolName), call, {
       timeout: this.#link.timeout,
       signal: this.#link.signal(),
     });
     await this.#finish(entry, outcome, result);
   }
 
-  async #finish(entry: JournalEntry, outcome: "success" | "failed", result: unknown): Promise<void> {
+  async #finish(
+    entry: JournalEntry,
+    outcome: "success" | "failed",
+    result: unknown,
+  ): Promise<void> {
     const finished: JournalEntry = { ...entry, state: "finished", outcome, result };
     await this.#link.journal.put(finished);
     this.#link.emit("action:end", {
-      call: { call_id: entry.callId, tool_name: entry.toolName, arguments: entry.arguments, queued: [] },
+      call: {
+        call_id: entry.callId,
+        tool_name: entry.toolName,
+        arguments: entry.arguments,
+        queued: [],
+      },
       outcome,
       result,
     });
@@ -140,7 +172,9 @@ export class CallRunner {
     let delay = 500;
     while (!this.#link.closed.aborted) {
       // A context that cannot be built must not keep the result from the runtime: it reuses the last one.
-      const context: HostContext | undefined = await this.#link.registry.build().catch(() => undefined);
+      const context: HostContext | undefined = await this.#link.registry.build().catch(() =>
+        undefined
+      );
       try {
         await this.#link.send({
           id: entry.messageId,
@@ -156,12 +190,17 @@ export class CallRunner {
       } catch (error) {
         if (!(error instanceof TetherError) || error.status === 0 || error.status >= 500) {
           await sleep(delay, this.#link.closed);
-          delay = Math.min(delay * 2, 15_000);
+          delay = Math.min(delay * 2, 5_000);
           continue;
         }
         if (error.status === 422 && entry.outcome === "success") {
           // The result itself was refused (too large, say): tell the model the action ran but its result could not be sent.
-          entry = { ...entry, outcome: "failed", messageId: newId("r-"), result: `${entry.toolName} ran, but the runtime refused its result: ${error.message}` };
+          entry = {
+            ...entry,
+            outcome: "failed",
+            messageId: newId("r-"),
+            result: `${entry.toolName} ran, but the runtime refused its result: ${error.message}`,
+          };
           await journal.put(entry);
           continue;
         }

@@ -40,7 +40,11 @@ export async function request(url: string, init: RequestInit): Promise<Response>
     return await fetch(url, init);
   } catch (error) {
     if ((error as Error).name === "AbortError") throw error;
-    throw new TetherError(0, "network", `Could not reach the runtime at ${url}: ${(error as Error).message}`);
+    throw new TetherError(
+      0,
+      "network",
+      `Could not reach the runtime at ${url}: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -54,7 +58,11 @@ export async function jsonRequest<T>(
 ): Promise<T> {
   const response = await request(url, {
     method,
-    headers: { ...headers, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      ...headers,
+      accept: "application/json",
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal,
   });

@@ -16,15 +16,33 @@ export function checkLimits(context: Record<string, unknown>): Issue[] {
   const issues: Issue[] = [];
   for (const [key, max] of [["navigation", 50], ["actions", 32], ["attachments", 16]] as const) {
     const list = context[key] as unknown[] | undefined;
-    if (list && list.length > max) issues.push({ path: key, message: `${key} has ${list.length} entries, over the limit of ${max}; keep the ones that matter most.` });
+    if (list && list.length > max) {
+      issues.push({
+        path: key,
+        message:
+          `${key} has ${list.length} entries, over the limit of ${max}; keep the ones that matter most.`,
+      });
+    }
   }
   (context.actions as { name: string }[] | undefined)?.forEach((action, i) => {
-    if (!NAME.test(action.name)) issues.push({ path: `actions.${i}.name`, message: `"${action.name}" is not a valid action name; use 1-64 letters, digits, _ or -.` });
+    if (!NAME.test(action.name)) {
+      issues.push({
+        path: `actions.${i}.name`,
+        message: `"${action.name}" is not a valid action name; use 1-64 letters, digits, _ or -.`,
+      });
+    }
   });
   const view = context.view as { data?: unknown; state?: unknown } | undefined;
-  const chars = [view?.data, view?.state, context.extensions].reduce<number>((n, v) => n + (v === undefined ? 0 : JSON.stringify(v).length), 0);
+  const chars = [view?.data, view?.state, context.extensions].reduce<number>(
+    (n, v) => n + (v === undefined ? 0 : JSON.stringify(v).length),
+    0,
+  );
   if (chars > 32_000) {
-    issues.push({ path: "view.data", message: `view.data, view.state and extensions hold ${chars} characters of JSON, over the limit of 32,000; curate what the model needs.` });
+    issues.push({
+      path: "view.data",
+      message:
+        `view.data, view.state and extensions hold ${chars} characters of JSON, over the limit of 32,000; curate what the model needs.`,
+    });
   }
   return issues;
 }

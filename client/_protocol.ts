@@ -30,10 +30,10 @@ export type {
   HostContext,
   HostInfo,
   Issue,
-  Result,
   JsonSchema,
   NavigationTarget,
   PendingToolCall,
+  Result,
   ServerEvents,
   SessionView,
   StatusEvent,
@@ -48,7 +48,9 @@ export type {
 import type { Attachment } from "../protocol/mod.ts";
 
 /** An attachment as a host writes it: `kind` defaults to image, `purpose` to reference. */
-export type AttachmentInput = Omit<Attachment, "kind" | "purpose"> & Partial<Pick<Attachment, "kind" | "purpose">>;
+export type AttachmentInput =
+  & Omit<Attachment, "kind" | "purpose">
+  & Partial<Pick<Attachment, "kind" | "purpose">>;
 
 /** A summary of something off screen: `{state, summary}` by the contract's example; the keys are the host's own. */
 export interface BackgroundEntry {

@@ -13,7 +13,9 @@ export interface SseMessage {
 }
 
 /** Yields the events of an SSE body in order; ends when the body ends. */
-export async function* readEventStream(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage> {
+export async function* readEventStream(
+  body: ReadableStream<Uint8Array>,
+): AsyncGenerator<SseMessage> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";

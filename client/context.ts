@@ -23,14 +23,34 @@ import { TetherError } from "./errors.ts";
 import type { ActionDefinition } from "./run_action.ts";
 import { toJsonSchema } from "./schema.ts";
 
-/** A value, or a function read each time a context is built (so it is never stale). */
+/**
+ * A value, or a function read each time a context is built (so it is never stale).
+ *
+ * @example
+ * ```ts
+ * host.view(() => ({ name: "cart", data: { items: cart.items.length } })); // read at each message
+ * ```
+ */
 export type Source<T> = T | (() => T | Promise<T>);
 
-/** Undoes a registration. */
+/**
+ * Undoes a registration.
+ *
+ * @example
+ * ```ts
+ * const dispose = host.view({ name: "settings" });
+ * dispose(); // the previous view shows again
+ * ```
+ */
 export type Disposer = () => void;
 
 const invalid = (issues: Issue[]) =>
-  new TetherError(422, "validation", `Invalid host context: ${formatIssues(issues.slice(0, 3), "host_context")}`, issues);
+  new TetherError(
+    422,
+    "validation",
+    `Invalid host context: ${formatIssues(issues.slice(0, 3), "host_context")}`,
+    issues,
+  );
 
 /**
  * The registry behind `host.view()`, `host.action()` and friends.
@@ -73,7 +93,9 @@ export class ContextRegistry {
   /** Sets the summary of something off screen. */
   background(name: string, entry: Source<BackgroundEntry>): Disposer {
     this.#background.set(name, entry);
-    return this.#checked(() => this.#background.get(name) === entry && this.#background.delete(name));
+    return this.#checked(() =>
+      this.#background.get(name) === entry && this.#background.delete(name)
+    );
   }
 
   /** Adds host-specific data (merged with the other extensions). */
@@ -89,19 +111,32 @@ export class ContextRegistry {
   /** Registers an action; its name must be unique. */
   action(definition: ActionDefinition): Disposer {
     if (this.#actions.has(definition.name)) {
-      throw new TypeError(`An action named ${definition.name} is already registered; dispose it first or pick another name.`);
+      throw new TypeError(
+        `An action named ${definition.name} is already registered; dispose it first or pick another name.`,
+      );
     }
     toJsonSchema(definition.parameters); // throws now for parameters that cannot be converted
     this.#actions.set(definition.name, definition);
-    return this.#checked(() => this.#actions.get(definition.name) === definition && this.#actions.delete(definition.name));
+    return this.#checked(() =>
+      this.#actions.get(definition.name) === definition && this.#actions.delete(definition.name)
+    );
   }
 
   /** Builds the host_context now: every source read, validated, stamped `captured_at`. */
   async build(): Promise<HostContext> {
     const values = new Map<unknown, unknown>();
-    const sources = [this.#views.at(-1), ...this.#navigation, ...this.#extensions, ...this.#background.values()];
-    await Promise.all(sources.map(async (s) => typeof s === "function" && values.set(s, await s())));
-    const context = this.#snapshot(<T>(s: Source<T>) => (typeof s === "function" ? values.get(s) : s) as T);
+    const sources = [
+      this.#views.at(-1),
+      ...this.#navigation,
+      ...this.#extensions,
+      ...this.#background.values(),
+    ];
+    await Promise.all(
+      sources.map(async (s) => typeof s === "function" && values.set(s, await s())),
+    );
+    const context = this.#snapshot(<T>(s: Source<T>) =>
+      (typeof s === "function" ? values.get(s) : s) as T
+    );
     context.captured_at = new Date().toISOString();
     const parsed = (await loadHostContextParser())(context);
     if (!parsed.ok) throw invalid(parsed.issues);
@@ -118,7 +153,9 @@ export class ContextRegistry {
 
   /** Checks what is known now (functions are read at build time) and undoes the registration if it broke a rule. */
   #checked(dispose: () => unknown): Disposer {
-    const issues = checkLimits(this.#snapshot(<T>(s: Source<T>) => typeof s === "function" ? undefined : s as T));
+    const issues = checkLimits(
+      this.#snapshot(<T>(s: Source<T>) => typeof s === "function" ? undefined : s as T),
+    );
     if (issues.length) {
       dispose();
       throw invalid(issues);
@@ -141,7 +178,9 @@ export class ContextRegistry {
       }));
     }
     if (this.#attachments.length) context.attachments = [...this.#attachments];
-    const background = [...this.#background].map(([name, s]) => [name, value(s)]).filter(([, v]) => v !== undefined);
+    const background = [...this.#background].map(([name, s]) => [name, value(s)]).filter(([, v]) =>
+      v !== undefined
+    );
     if (background.length) context.background = Object.fromEntries(background);
     const extensions = this.#extensions.map((s) => value(s)).filter(Boolean);
     if (extensions.length) context.extensions = Object.assign({}, ...extensions);

@@ -10,13 +10,28 @@ import { jsonRequest, runtimeHref } from "./_http.ts";
 import type { HostContext } from "./_protocol.ts";
 import type { PendingToolCall } from "./events.ts";
 
-/** What the runtime decided: nothing to do, one action to perform, or a receipt recorded. */
+/**
+ * What the runtime decided: nothing to do, one action to perform, or a receipt recorded.
+ *
+ * @example
+ * ```ts
+ * const d: Decision = await host.decide("Move left a bit.");
+ * if (d.decision === "pending") await engine.run(d.call);
+ * ```
+ */
 export type Decision =
   | { decision: "hold"; sessionId: string; messageId: string }
   | { decision: "pending"; sessionId: string; messageId: string; call: PendingToolCall }
   | { decision: "completed"; sessionId: string; messageId: string };
 
-/** Options of `host.decide()`. */
+/**
+ * Options of `host.decide()`.
+ *
+ * @example
+ * ```ts
+ * await host.decide("Wave.", { sessionId: `decision-${revision}` });
+ * ```
+ */
 export interface DecideOptions {
   /** The decision's session. Default: a fresh one (never reuse a session for a newer decision). */
   sessionId?: string;
@@ -25,7 +40,14 @@ export interface DecideOptions {
   signal?: AbortSignal;
 }
 
-/** Options of `host.receipt()`. */
+/**
+ * Options of `host.receipt()`.
+ *
+ * @example
+ * ```ts
+ * await host.receipt(call.call_id, "the arm is blocked", { failed: true });
+ * ```
+ */
 export interface ReceiptOptions {
   /** The engine could not perform the action. */
   failed?: boolean;
@@ -68,7 +90,9 @@ export async function requestDecision(
   options: DecideOptions = {},
 ): Promise<Decision> {
   if (context.actions?.some((a) => a.name === "hold")) {
-    throw new TypeError("An action is named hold, which silent decisions reserve; rename it to decide with it.");
+    throw new TypeError(
+      "An action is named hold, which silent decisions reserve; rename it to decide with it.",
+    );
   }
   return toDecision(
     await jsonRequest<ChatResult>(runtimeHref(runtimeUrl, "api/chat"), "POST", headers, {

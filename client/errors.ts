@@ -5,7 +5,14 @@
  * @module
  */
 
-/** One field the runtime or a validator named. */
+/**
+ * One field the runtime or a validator named.
+ *
+ * @example
+ * ```ts
+ * for (const { path, message } of error.issues) console.warn(path, message);
+ * ```
+ */
 export interface ErrorIssue {
   path: string;
   message: string;

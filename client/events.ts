@@ -20,12 +20,26 @@ export type {
   ToolResultEvent,
 } from "./_protocol.ts";
 
-/** `action:start`: the SDK is about to run a host action's handler. */
+/**
+ * `action:start`: the SDK is about to run a host action's handler.
+ *
+ * @example
+ * ```ts
+ * host.on("action:start", ({ call }) => spinner.show(call.tool_name));
+ * ```
+ */
 export interface ActionStartEvent {
   call: PendingToolCall;
 }
 
-/** `action:end`: a host action settled; `outcome` and `result` are what the runtime is told. */
+/**
+ * `action:end`: a host action settled; `outcome` and `result` are what the runtime is told.
+ *
+ * @example
+ * ```ts
+ * host.on("action:end", ({ call, outcome }) => console.log(call.tool_name, outcome));
+ * ```
+ */
 export interface ActionEndEvent {
   call: PendingToolCall;
   outcome: "success" | "failed";
@@ -46,5 +60,12 @@ export interface TetherEventMap extends ServerEvents {
   "action:end": ActionEndEvent;
 }
 
-/** A name of `TetherEventMap`. */
+/**
+ * A name of `TetherEventMap`.
+ *
+ * @example
+ * ```ts
+ * const name: TetherEventName = "assistant:final_response";
+ * ```
+ */
 export type TetherEventName = keyof TetherEventMap;

@@ -5,7 +5,7 @@
  * @module
  */
 import { CallRunner } from "./_calls.ts";
-import { type HeadersSource, headersOf, jsonRequest, runtimeHref } from "./_http.ts";
+import { headersOf, type HeadersSource, jsonRequest, runtimeHref } from "./_http.ts";
 import { newId } from "./_id.ts";
 import { loadHostContextParser } from "./_protocol.ts";
 import type {
@@ -18,7 +18,13 @@ import type {
   View,
 } from "./_protocol.ts";
 import { ContextRegistry, type Disposer, type Source } from "./context.ts";
-import { type DecideOptions, type Decision, type ReceiptOptions, requestDecision, sendReceipt } from "./decision.ts";
+import {
+  type DecideOptions,
+  type Decision,
+  type ReceiptOptions,
+  requestDecision,
+  sendReceipt,
+} from "./decision.ts";
 import type { FinalResponse, PendingToolCall, TetherEventMap } from "./events.ts";
 import { indexedDbJournal } from "./indexeddb_journal.ts";
 import { type Journal, memoryJournal } from "./journal.ts";
@@ -32,7 +38,14 @@ import { sseTransport } from "./sse_transport.ts";
 import type { ConnectionState, Transport, TransportFactory } from "./transport.ts";
 import { offerToWebMcp } from "./webmcp.ts";
 
-/** Options of `createHost()`. */
+/**
+ * Options of `createHost()`.
+ *
+ * @example
+ * ```ts
+ * const options: HostOptions = { runtimeUrl: "http://127.0.0.1:7100", screenshots: "on-request" };
+ * ```
+ */
 export interface HostOptions {
   /** The runtime's base URL, e.g. `http://127.0.0.1:7100`. */
   runtimeUrl: string;
@@ -61,7 +74,18 @@ export interface HostOptions {
   autoConnect?: boolean;
 }
 
-/** Options of `host.action()`. */
+/**
+ * Options of `host.action()`.
+ *
+ * @example
+ * ```ts
+ * host.action("open_issue", {
+ *   description: "Open an issue by number.",
+ *   parameters: { type: "object", properties: { number: { type: "integer" } }, required: ["number"] },
+ *   timeout: 5_000,
+ * }, ({ number }) => router.open(number));
+ * ```
+ */
 export interface ActionOptions {
   /** What the action does, for the model. */
   description: string;
@@ -75,7 +99,14 @@ export interface ActionOptions {
   webmcp?: boolean;
 }
 
-/** Options of `host.send()`. */
+/**
+ * Options of `host.send()`.
+ *
+ * @example
+ * ```ts
+ * await host.send("What is in this photo?", { attachments: [{ kind: "image", data_uri: photo }] });
+ * ```
+ */
 export interface SendOptions {
   /** Reference attachments (or screenshots) for this message. */
   attachments?: AttachmentInput[];
@@ -89,7 +120,12 @@ export interface SendOptions {
 
 /** `GET /api/sessions/{id}` */
 interface SessionInfo {
-  pending_action: { tool_call_id: string; tool_name: string; arguments: Record<string, unknown>; queued: string[] } | null;
+  pending_action: {
+    tool_call_id: string;
+    tool_name: string;
+    arguments: Record<string, unknown>;
+    queued: string[];
+  } | null;
 }
 
 interface Exchange {
@@ -137,6 +173,7 @@ export class Host {
   #cancel = new AbortController();
   #closed = new AbortController();
   #decisions = new Map<string, string>();
+  #withdrawals = new Set<() => void>();
 
   constructor(options: HostOptions) {
     this.#options = options;
@@ -153,7 +190,8 @@ export class Host {
     this.#registry = new ContextRegistry(
       options.host ?? { name: globalThis.location?.hostname || "browser", kind: "browser" },
     );
-    this.#journal = options.journal ?? (globalThis.indexedDB ? indexedDbJournal() : memoryJournal());
+    this.#journal = options.journal ??
+      (globalThis.indexedDB ? indexedDbJournal() : memoryJournal());
     this.#transport = (options.transport ?? sseTransport())({
       runtimeUrl: options.runtimeUrl,
       sessionId,
@@ -177,7 +215,8 @@ export class Host {
     });
     if (options.screenshots === "on-request") {
       this.action("take_screenshot", {
-        description: "Take a screenshot of the page as the user sees it now; then call look_at_screen to see it.",
+        description:
+          "Take a screenshot of the page as the user sees it now; then call look_at_screen to see it.",
         webmcp: false,
       }, async () => ({ screenshot: (await this.screenshot()).data_uri }));
     }
@@ -216,16 +255,24 @@ export class Host {
   }
 
   /** Registers an action the model may call; the handler's return value is the tool result. */
+  // deno-lint-ignore no-explicit-any -- see ActionHandler
   action<Args = any>(name: string, options: ActionOptions, handler: ActionHandler<Args>): Disposer {
     const definition = { name, ...options, handler };
     const dispose = this.#registry.action(definition);
     const withdraw = options.webmcp ?? this.#options.webmcp ?? true
-      ? offerToWebMcp(name, options.description, toJsonSchema(options.parameters), (args) =>
-        runAction(definition, { call_id: newId("webmcp-"), tool_name: name, arguments: args }, {
-          timeout: this.#options.actionTimeout,
-        }))
+      ? offerToWebMcp(
+        name,
+        options.description,
+        toJsonSchema(options.parameters),
+        (args) =>
+          runAction(definition, { call_id: newId("webmcp-"), tool_name: name, arguments: args }, {
+            timeout: this.#options.actionTimeout,
+          }),
+      )
       : () => {};
-    return () => (dispose(), withdraw());
+    const undo = () => (this.#withdrawals.delete(undo), dispose(), withdraw());
+    this.#withdrawals.add(undo);
+    return undo;
   }
 
   /** The host_context as the next message would carry it: fresh, validated, stamped. */
@@ -248,6 +295,8 @@ export class Host {
    * the turn's last `final_response` once no call is pending.
    */
   async send(text: string, options: SendOptions = {}): Promise<FinalResponse | undefined> {
+    // Connecting settles calls left pending by an earlier page first; the context is read after, so it is current.
+    await this.connect().catch(() => {});
     const attachments = [...(options.attachments ?? [])];
     if (this.#options.screenshots === "each-message") attachments.push(await this.screenshot());
     const body: Record<string, unknown> = {
@@ -259,7 +308,6 @@ export class Host {
     if (attachments.length) body.attachments = attachments;
     if (options.messageType) body.message_type = options.messageType;
     if (options.config) body.config = options.config;
-    await this.connect().catch(() => {});
     if (options.messageType !== "steering") {
       // A new message supersedes the exchange in flight.
       this.#exchange?.resolve(this.#exchange.final);
@@ -298,24 +346,44 @@ export class Host {
 
   /** Asks for one silent decision (`output_mode: "host_tools"`), in a fresh session unless one is given. */
   async decide(content: string, options: DecideOptions = {}): Promise<Decision> {
-    const decision = await requestDecision(this.#options.runtimeUrl, headersOf(this.#options.headers), await this.#registry.build(), content, options);
-    if (decision.decision === "pending") this.#decisions.set(decision.call.call_id, decision.sessionId);
+    const decision = await requestDecision(
+      this.#options.runtimeUrl,
+      headersOf(this.#options.headers),
+      await this.#registry.build(),
+      content,
+      options,
+    );
+    if (decision.decision === "pending") {
+      this.#decisions.set(decision.call.call_id, decision.sessionId);
+    }
     return decision;
   }
 
   /** Reports what the engine did with a decided call; resolves with `decision: "completed"`, a repeat is a 409. */
   async receipt(callId: string, result: unknown, options: ReceiptOptions = {}): Promise<Decision> {
     const sessionId = options.sessionId ?? this.#decisions.get(callId);
-    if (!sessionId) throw new TypeError(`No decision of this host returned the call ${callId}; pass its sessionId.`);
-    const decision = await sendReceipt(this.#options.runtimeUrl, headersOf(this.#options.headers), sessionId, callId, result, options);
+    if (!sessionId) {
+      throw new TypeError(
+        `No decision of this host returned the call ${callId}; pass its sessionId.`,
+      );
+    }
+    const decision = await sendReceipt(
+      this.#options.runtimeUrl,
+      headersOf(this.#options.headers),
+      sessionId,
+      callId,
+      result,
+      options,
+    );
     this.#decisions.delete(callId);
     return decision;
   }
 
-  /** Closes the transport; pending deliveries stop (the journal keeps them for the next page). */
+  /** Closes the transport and withdraws the actions from WebMCP; results not yet delivered stay in the journal for the next page. */
   close(): void {
     this.#closed.abort();
     this.#transport.close();
+    for (const undo of [...this.#withdrawals]) undo();
   }
 
   #update(event: StateEvent): void {
@@ -353,8 +421,11 @@ export class Host {
       const call = this.#turnCall;
       this.#turnCall = undefined;
       // A 409 means the runtime took another answer or moved on: the exchange is over, not failed.
-      if (call) this.#runner.schedule(call).catch((error) => this.#finish(error.status === 409 ? undefined : error));
-      else this.#finish();
+      if (call) {
+        this.#runner.schedule(call).catch((error) =>
+          this.#finish(error.status === 409 ? undefined : error)
+        );
+      } else this.#finish();
     }
   }
 
@@ -390,12 +461,14 @@ export class Host {
       if (status === 404) info = null;
       else {
         if ((status === 0 || status >= 500) && !this.#closed.signal.aborted) {
-          setTimeout(() => this.#recover(Math.min(delay * 2, 15_000)).catch(() => {}), delay);
+          setTimeout(() => this.#recover(Math.min(delay * 2, 5_000)).catch(() => {}), delay);
         }
         return;
       }
     }
-    await this.#runner.recover(info?.pending_action ?? null).catch((error) => this.#finish(error.status === 409 ? undefined : error));
+    await this.#runner.recover(info?.pending_action ?? null).catch((error) =>
+      this.#finish(error.status === 409 ? undefined : error)
+    );
   }
 }
 

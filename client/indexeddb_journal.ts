@@ -6,14 +6,23 @@
  * @module
  */
 import { type IDBPDatabase, openDB } from "idb";
-import type { Journal, JournalEntry } from "./journal.ts";
+import { type Journal, type JournalEntry, tombstone } from "./journal.ts";
 
-/** Options of `indexedDbJournal()`. */
+/**
+ * Options of `indexedDbJournal()`.
+ *
+ * @example
+ * ```ts
+ * indexedDbJournal({ name: "my-app-tether", maxAge: 86_400_000 });
+ * ```
+ */
 export interface IndexedDbJournalOptions {
   /** The database name. Default `tether`. */
   name?: string;
   /** Entries older than this are dropped when the journal opens, in ms. Default 7 days. */
   maxAge?: number;
+  /** Tombstones of settled calls older than this are dropped when the journal opens, in ms. Default 1 day. */
+  settledMaxAge?: number;
 }
 
 const STORE = "calls";
@@ -32,10 +41,14 @@ export function indexedDbJournal(options: IndexedDbJournalOptions = {}): Journal
     db ??= openDB(options.name ?? "tether", 1, {
       upgrade: (d) => void d.createObjectStore(STORE, { keyPath: ["sessionId", "callId"] }),
     }).then(async (d) => {
-      const cutoff = Date.now() - (options.maxAge ?? 7 * 86_400_000);
+      const now = Date.now();
       const tx = d.transaction(STORE, "readwrite");
       for (let cursor = await tx.store.openCursor(); cursor; cursor = await cursor.continue()) {
-        if ((cursor.value as JournalEntry).startedAt < cutoff) await cursor.delete();
+        const entry = cursor.value as JournalEntry;
+        const maxAge = entry.state === "settled"
+          ? options.settledMaxAge ?? 86_400_000
+          : options.maxAge ?? 7 * 86_400_000;
+        if (entry.startedAt < now - maxAge) await cursor.delete();
       }
       await tx.done;
       return d;
@@ -62,7 +75,10 @@ export function indexedDbJournal(options: IndexedDbJournalOptions = {}): Journal
       return all.sort((a, b) => a.startedAt - b.startedAt);
     },
     async settle(sessionId, callId) {
-      await (await open()).delete(STORE, [sessionId, callId]);
+      const tx = (await open()).transaction(STORE, "readwrite");
+      const entry: JournalEntry | undefined = await tx.store.get([sessionId, callId]);
+      if (entry) await tx.store.put(tombstone(entry));
+      await tx.done;
     },
   };
 }

@@ -1,9 +1,13 @@
 /**
  * The call journal: what makes host actions run exactly once. The host
  * records a call before its handler starts and its result when it ends, and
- * forgets it once the runtime acknowledged the result. After a reload the
- * host reads it back: a finished call is re-sent, never re-run; a call that
- * started and never finished is reported as of unknown outcome.
+ * marks it settled once the runtime acknowledged the result. After a reload
+ * the host reads it back: a finished call is re-sent, never re-run; a call
+ * that started and never finished is reported as of unknown outcome.
+ *
+ * A settled call keeps a small tombstone (its result dropped) for a day:
+ * the runtime's view of what is pending can lag behind an acknowledgement,
+ * and without the tombstone a call answered a moment ago would look new.
  *
  * Implementations: `indexedDbJournal()` (the default in browsers; survives
  * reloads and is shared by the tabs of an origin) and `memoryJournal()`.
@@ -11,14 +15,25 @@
  * @module
  */
 
-/** One host call as the journal knows it. */
+/**
+ * One host call as the journal knows it.
+ *
+ * @example
+ * ```ts
+ * const entries: JournalEntry[] = await journal.list(host.sessionId);
+ * ```
+ */
 export interface JournalEntry {
   sessionId: string;
   callId: string;
   toolName: string;
   arguments: Record<string, unknown>;
-  /** `started`: the handler may be running or was cut off; `finished`: `result` and `outcome` are final. */
-  state: "started" | "finished";
+  /**
+   * `started`: the handler may be running or was cut off; `finished`:
+   * `result` and `outcome` are final; `settled`: the runtime has the result
+   * (or can no longer take it), nothing is left to do.
+   */
+  state: "started" | "finished" | "settled";
   result?: unknown;
   outcome?: "success" | "failed";
   /** The continuation's message id, reused on every re-send so the runtime can spot a repeat. */
@@ -48,9 +63,27 @@ export interface Journal {
   get(sessionId: string, callId: string): Promise<JournalEntry | undefined>;
   /** Every entry of a session, oldest first. */
   list(sessionId: string): Promise<JournalEntry[]>;
-  /** Forgets a call whose result the runtime acknowledged (or can no longer take). */
+  /** Marks a call settled (the runtime acknowledged its result, or can no longer take it); keeps a tombstone. */
   settle(sessionId: string, callId: string): Promise<void>;
 }
+
+/**
+ * What is kept of a settled call.
+ *
+ * @example
+ * ```ts
+ * await journal.put(tombstone(entry));
+ * ```
+ */
+export const tombstone = (entry: JournalEntry): JournalEntry => ({
+  sessionId: entry.sessionId,
+  callId: entry.callId,
+  toolName: entry.toolName,
+  arguments: {},
+  state: "settled",
+  messageId: entry.messageId,
+  startedAt: entry.startedAt,
+});
 
 /**
  * A journal in memory: exactly-once within one page, nothing across reloads.
@@ -79,10 +112,13 @@ export function memoryJournal(): Journal {
     get: (sessionId, callId) => Promise.resolve(copy(entries.get(key(sessionId, callId)))),
     list: (sessionId) =>
       Promise.resolve(
-        [...entries.values()].filter((e) => e.sessionId === sessionId).sort((a, b) => a.startedAt - b.startedAt).map((e) => copy(e)!),
+        [...entries.values()].filter((e) => e.sessionId === sessionId).sort((a, b) =>
+          a.startedAt - b.startedAt
+        ).map((e) => copy(e)!),
       ),
     settle(sessionId, callId) {
-      entries.delete(key(sessionId, callId));
+      const entry = entries.get(key(sessionId, callId));
+      if (entry) entries.set(key(sessionId, callId), tombstone(entry));
       return Promise.resolve();
     },
   };

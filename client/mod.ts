@@ -21,8 +21,16 @@
  * await host.send("select task 3");
  * ```
  *
+ * Register actions right after `createHost()`: the host connects on the next
+ * task and then answers any call an earlier page left pending (a handler
+ * registered up to 3 s later is still found).
+ *
  * Silent decisions for an independent controller: `host.decide(content)`
  * then `host.receipt(callId, result)`.
+ *
+ * The host_context schema (zod/mini) and the screenshot library are separate
+ * chunks: the first is fetched when the host is created, the second on the
+ * first screenshot.
  *
  * @module
  */
@@ -30,11 +38,16 @@ export { createHost, Host } from "./host.ts";
 export type { ActionOptions, HostOptions, SendOptions } from "./host.ts";
 export type { Disposer, Source } from "./context.ts";
 export { ContextRegistry } from "./context.ts";
-export type { ActionContext, ActionDefinition, ActionHandler, ActionOutcome } from "./run_action.ts";
+export type {
+  ActionContext,
+  ActionDefinition,
+  ActionHandler,
+  ActionOutcome,
+} from "./run_action.ts";
 export { runAction } from "./run_action.ts";
 export type { Parameters, StandardSchema } from "./schema.ts";
 export { toJsonSchema } from "./schema.ts";
-export type { Decision, DecideOptions, ReceiptOptions } from "./decision.ts";
+export type { DecideOptions, Decision, ReceiptOptions } from "./decision.ts";
 export { requestDecision, sendReceipt } from "./decision.ts";
 export { TetherError } from "./errors.ts";
 export type { ErrorIssue } from "./errors.ts";

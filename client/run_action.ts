@@ -8,7 +8,14 @@
 import type { PendingToolCall } from "./events.ts";
 import { checkArguments, type Parameters } from "./schema.ts";
 
-/** What a handler receives besides its arguments. */
+/**
+ * What a handler receives besides its arguments.
+ *
+ * @example
+ * ```ts
+ * host.action("load", { description: "Load the report." }, (_args, { signal }) => fetch(url, { signal }).then((r) => r.json()));
+ * ```
+ */
 export interface ActionContext {
   /** Aborted on timeout and on `host.cancel()`; pass it on to fetches. */
   signal: AbortSignal;
@@ -18,10 +25,25 @@ export interface ActionContext {
   name: string;
 }
 
-/** A host action's handler: returns any JSON value (a screenshot data URI inside is fine). */
+/**
+ * A host action's handler: returns any JSON value (a screenshot data URI inside is fine).
+ *
+ * @example
+ * ```ts
+ * const select: ActionHandler<{ number: number }> = ({ number }) => ({ selected: number });
+ * ```
+ */
+// deno-lint-ignore no-explicit-any -- arguments arrive checked against the schema; `any` lets handlers destructure them without a cast
 export type ActionHandler<Args = any> = (args: Args, context: ActionContext) => unknown;
 
-/** A registered action as the runner needs it. */
+/**
+ * A registered action as the runner needs it.
+ *
+ * @example
+ * ```ts
+ * const definition: ActionDefinition = { name: "ping", description: "Ping.", handler: () => "pong" };
+ * ```
+ */
 export interface ActionDefinition {
   name: string;
   description: string;
@@ -33,16 +55,27 @@ export interface ActionDefinition {
   idempotent?: boolean;
 }
 
-/** What the runtime is told about a call. */
+/**
+ * What the runtime is told about a call.
+ *
+ * @example
+ * ```ts
+ * const { outcome, result } = await runAction(definition, call);
+ * ```
+ */
 export interface ActionOutcome {
   outcome: "success" | "failed";
   result: unknown;
 }
 
-const failed = (reason: string): ActionOutcome => ({ outcome: "failed", result: reason.slice(0, 500) });
+const failed = (reason: string): ActionOutcome => ({
+  outcome: "failed",
+  result: reason.slice(0, 500),
+});
 
 /** The JSON form of a handler's result (what the wire and the journal hold). */
-const toJson = (value: unknown): unknown => value === undefined ? null : JSON.parse(JSON.stringify(value));
+const toJson = (value: unknown): unknown =>
+  value === undefined ? null : JSON.parse(JSON.stringify(value));
 
 /**
  * Runs a call's handler with its arguments checked, an AbortSignal and a timeout.
@@ -58,7 +91,9 @@ export async function runAction(
   options: { timeout?: number; signal?: AbortSignal } = {},
 ): Promise<ActionOutcome> {
   const name = call.tool_name;
-  if (!definition) return failed(`This page has no handler for the action ${name}; it was not performed.`);
+  if (!definition) {
+    return failed(`This page has no handler for the action ${name}; it was not performed.`);
+  }
   const checked = await checkArguments(definition.parameters, call.arguments ?? {});
   if (!checked.ok) {
     const issues = checked.issues.slice(0, 3).map((i) => `${i.path} ${i.message}`).join("; ");
@@ -78,7 +113,9 @@ export async function runAction(
       }, timeout);
     });
     const value = await Promise.race([
-      Promise.resolve().then(() => definition.handler(checked.value, { signal: controller.signal, callId: call.call_id, name })),
+      Promise.resolve().then(() =>
+        definition.handler(checked.value, { signal: controller.signal, callId: call.call_id, name })
+      ),
       expired,
     ]);
     try {
@@ -87,7 +124,9 @@ export async function runAction(
       return failed(`${name} returned a value that is not JSON.`);
     }
   } catch (error) {
-    if ((error as Error)?.name === "TimeoutError") return failed(`${(error as Error).message}; its outcome is unknown.`);
+    if ((error as Error)?.name === "TimeoutError") {
+      return failed(`${(error as Error).message}; its outcome is unknown.`);
+    }
     return failed(`${name} failed: ${(error as Error)?.message ?? String(error)}`);
   } finally {
     clearTimeout(timer);

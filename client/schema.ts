@@ -8,10 +8,24 @@
  */
 import { type Issue, validateJsonSchema } from "./_protocol.ts";
 
-/** A JSON schema of type object, as action parameters need. */
+/**
+ * A JSON schema of type object, as action parameters need.
+ *
+ * @example
+ * ```ts
+ * const schema: ObjectSchema = { type: "object", properties: { x: { type: "number" } } };
+ * ```
+ */
 export type ObjectSchema = Record<string, unknown>;
 
-/** A Standard Schema (zod 4, valibot, arktype...); `jsonSchema` is present on those that can describe themselves. */
+/**
+ * A Standard Schema (zod 4, valibot, arktype...); `jsonSchema` is present on those that can describe themselves.
+ *
+ * @example
+ * ```ts
+ * const parameters: StandardSchema = z.object({ x: z.number() });
+ * ```
+ */
 export interface StandardSchema<Output = unknown> {
   "~standard": {
     validate(value: unknown): StandardResult<Output> | Promise<StandardResult<Output>>;
@@ -23,10 +37,18 @@ type StandardResult<Output> = { value: Output; issues?: undefined } | {
   issues: readonly { message: string; path?: readonly (PropertyKey | { key: PropertyKey })[] }[];
 };
 
-/** Action parameters: a JSON schema of type object, or a self-describing schema such as `z.object({...})`. */
+/**
+ * Action parameters: a JSON schema of type object, or a self-describing schema such as `z.object({...})`.
+ *
+ * @example
+ * ```ts
+ * host.action("move", { description: "Move.", parameters: z.object({ x: z.number() }) }, ({ x }) => move(x));
+ * ```
+ */
 export type Parameters = ObjectSchema | StandardSchema;
 
-const isStandard = (p: Parameters): p is StandardSchema => typeof p === "object" && p !== null && "~standard" in p;
+const isStandard = (p: Parameters): p is StandardSchema =>
+  typeof p === "object" && p !== null && "~standard" in p;
 
 /**
  * The JSON schema of action parameters, for the wire.
@@ -50,7 +72,15 @@ export function toJsonSchema(parameters: Parameters | undefined): ObjectSchema {
   return schema;
 }
 
-/** The arguments checked against the parameters: the (parsed) value, or the issues found. */
+/**
+ * The arguments checked against the parameters: the (parsed) value, or the issues found.
+ *
+ * @example
+ * ```ts
+ * const checked = await checkArguments(parameters, { x: 1 });
+ * if (!checked.ok) console.warn(checked.issues);
+ * ```
+ */
 export async function checkArguments(
   parameters: Parameters | undefined,
   value: unknown,
@@ -61,7 +91,8 @@ export async function checkArguments(
     return {
       ok: false,
       issues: result.issues.map((i) => ({
-        path: (i.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join(".") || "(root)",
+        path: (i.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join(".") ||
+          "(root)",
         message: i.message,
       })),
     };

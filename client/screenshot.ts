@@ -7,7 +7,14 @@
  */
 import type { Attachment } from "./_protocol.ts";
 
-/** Options of `screenshot()`. */
+/**
+ * Options of `screenshot()`.
+ *
+ * @example
+ * ```ts
+ * await host.screenshot({ element: chart, maxWidth: 800, type: "jpeg", quality: 0.7 });
+ * ```
+ */
 export interface ScreenshotOptions {
   /** What to capture. Default: the whole page (`document.documentElement`). */
   element?: Element;
@@ -35,11 +42,22 @@ export async function screenshot(options: ScreenshotOptions = {}): Promise<Attac
   const element = options.element ?? document.documentElement;
   const width = Math.max(1, element.scrollWidth || element.getBoundingClientRect().width);
   const height = Math.max(1, element.scrollHeight || element.getBoundingClientRect().height);
-  const scale = Math.min(1, (options.maxWidth ?? 1280) / width, (options.maxHeight ?? 2048) / height);
+  const scale = Math.min(
+    1,
+    (options.maxWidth ?? 1280) / width,
+    (options.maxHeight ?? 2048) / height,
+  );
   const type = options.type ?? "png";
   // The option replaces the element's own background, so only fill what would be transparent (black in a JPEG).
-  const transparent = /^(transparent|rgba\(.*, 0\))$/.test(getComputedStyle(element).backgroundColor);
-  const canvas = await domToCanvas(element, { scale, width, height, backgroundColor: transparent ? "#ffffff" : undefined });
+  const transparent = /^(transparent|rgba\(.*, 0\))$/.test(
+    getComputedStyle(element).backgroundColor,
+  );
+  const canvas = await domToCanvas(element, {
+    scale,
+    width,
+    height,
+    backgroundColor: transparent ? "#ffffff" : undefined,
+  });
   return {
     kind: "image",
     purpose: "screenshot",

@@ -8,10 +8,18 @@ test("the SDK entry stays within 25 KB gzip, zod included, screenshot library la
   console.log(`SDK entry: ${kb(size.entry.gzip)} gzip (budget ${kb(SDK_BUDGET)})`);
   assert.ok(
     size.entry.gzip <= SDK_BUDGET,
-    `the SDK entry is ${kb(size.entry.gzip)} gzip, over the ${kb(SDK_BUDGET)} budget; run node --import tsx scripts/size.ts to see what grew`,
+    `the SDK entry is ${kb(size.entry.gzip)} gzip, over the ${
+      kb(SDK_BUDGET)
+    } budget; run node --import tsx scripts/size.ts to see what grew`,
   );
   assert.deepEqual(size.external, ["modern-screenshot"]);
   const eager = size.entry.chunks.flatMap((c) => c.inputs.map((i) => i.path));
-  assert.ok(eager.some((p) => p.includes("socket.io-client")), "the entry carries the Socket.IO transport");
-  assert.ok(eager.some((p) => p.includes("node_modules/idb")), "the entry carries the IndexedDB journal");
+  assert.ok(
+    eager.some((p) => p.includes("socket.io-client")),
+    "the entry carries the Socket.IO transport",
+  );
+  assert.ok(
+    eager.some((p) => p.includes("node_modules/idb")),
+    "the entry carries the IndexedDB journal",
+  );
 });

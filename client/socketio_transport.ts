@@ -11,7 +11,14 @@ import { TetherError } from "./errors.ts";
 import { headersOf } from "./_http.ts";
 import type { Transport, TransportFactory, TransportLink } from "./transport.ts";
 
-/** Options of `socketIoTransport()`. */
+/**
+ * Options of `socketIoTransport()`.
+ *
+ * @example
+ * ```ts
+ * socketIoTransport({ auth: { token }, path: "/assistant/socket.io/" });
+ * ```
+ */
 export interface SocketIoTransportOptions {
   /** The Socket.IO path. Default `/socket.io/`. */
   path?: string;
@@ -72,7 +79,10 @@ class SocketIoTransport implements Transport {
     link.state("connecting");
     socket.on("connect", () => {
       const after = link.lastSeq();
-      socket.emit("assistant_join_session", { session_id: link.sessionId, ...(after ? { after } : {}) });
+      socket.emit("assistant_join_session", {
+        session_id: link.sessionId,
+        ...(after ? { after } : {}),
+      });
       link.state("open");
     });
     socket.on("disconnect", () => {
@@ -84,9 +94,12 @@ class SocketIoTransport implements Transport {
     socket.io.on("reconnect_attempt", () => link.state("reconnecting"));
     socket.onAny((name: string, payload: Record<string, unknown>) => {
       if (!name.startsWith("assistant:") || !payload || typeof payload !== "object") return;
-      if (name === "assistant:status" && payload.status === "started") this.#waiters.shift()?.resolve();
-      // An error before the turn started refuses the oldest message still waiting.
-      else if (name === "assistant:error" && this.#waiters.length) this.#waiters.shift()!.reject(refusal(payload));
+      if (name === "assistant:status" && payload.status === "started") {
+        this.#waiters.shift()?.resolve();
+      } // An error before the turn started refuses the oldest message still waiting.
+      else if (name === "assistant:error" && this.#waiters.length) {
+        this.#waiters.shift()!.reject(refusal(payload));
+      }
       link.event(name, payload);
     });
     return new Promise((resolve) => {
@@ -102,7 +115,13 @@ class SocketIoTransport implements Transport {
       const timer = setTimeout(() => {
         const index = this.#waiters.indexOf(waiter);
         if (index >= 0) this.#waiters.splice(index, 1);
-        reject(new TetherError(0, "network", "The runtime did not answer the message in time; it may or may not have received it."));
+        reject(
+          new TetherError(
+            0,
+            "network",
+            "The runtime did not answer the message in time; it may or may not have received it.",
+          ),
+        );
       }, this.#options.acceptTimeout ?? 30_000);
       const waiter: Waiter = {
         resolve: () => (clearTimeout(timer), resolve()),
@@ -121,7 +140,9 @@ class SocketIoTransport implements Transport {
   close(): void {
     this.#closed = true;
     this.#socket?.disconnect();
-    for (const waiter of this.#waiters.splice(0)) waiter.reject(new TetherError(0, "network", "The transport was closed."));
+    for (const waiter of this.#waiters.splice(0)) {
+      waiter.reject(new TetherError(0, "network", "The transport was closed."));
+    }
   }
 }
 

@@ -10,7 +10,14 @@ import { errorFromResponse, headersOf, request, runtimeHref } from "./_http.ts";
 import { readEventStream } from "./_sse.ts";
 import type { Transport, TransportFactory, TransportLink } from "./transport.ts";
 
-/** Options of `sseTransport()`. */
+/**
+ * Options of `sseTransport()`.
+ *
+ * @example
+ * ```ts
+ * sseTransport({ stream: false }); // plain JSON through a proxy that buffers streams
+ * ```
+ */
 export interface SseTransportOptions {
   /** First delay before resuming a broken stream, in ms (doubles up to 10 s). Default 250. */
   retryDelay?: number;
@@ -44,7 +51,11 @@ class SseTransport implements Transport {
   async send(body: Record<string, unknown>): Promise<void> {
     const response = await request(runtimeHref(this.#link.runtimeUrl, "api/chat"), {
       method: "POST",
-      headers: { ...headersOf(this.#link.headers), "content-type": "application/json", accept: this.#stream ? "text/event-stream" : "application/json" },
+      headers: {
+        ...headersOf(this.#link.headers),
+        "content-type": "application/json",
+        accept: this.#stream ? "text/event-stream" : "application/json",
+      },
       body: JSON.stringify(body),
       signal: this.#closed.signal,
     });
@@ -53,7 +64,9 @@ class SseTransport implements Transport {
       // The plain JSON result: replay it as the events of the turn.
       const result = await response.json();
       const call = result.pending_tool_call;
-      if (call) this.#link.event("assistant:tool_call", { type: "tool_call", category: "host", ...call });
+      if (call) {
+        this.#link.event("assistant:tool_call", { type: "tool_call", category: "host", ...call });
+      }
       this.#link.event("assistant:final_response", { type: "final_response", ...result });
       this.#link.event("assistant:status", { type: "agent_status", status: "completed" });
       return;
@@ -73,8 +86,18 @@ class SseTransport implements Transport {
       body = null;
       try {
         const response = await request(
-          runtimeHref(this.#link.runtimeUrl, `api/sessions/${encodeURIComponent(this.#link.sessionId)}/events`),
-          { headers: { ...headersOf(this.#link.headers), accept: "text/event-stream", "last-event-id": String(this.#link.lastSeq()) }, signal },
+          runtimeHref(
+            this.#link.runtimeUrl,
+            `api/sessions/${encodeURIComponent(this.#link.sessionId)}/events`,
+          ),
+          {
+            headers: {
+              ...headersOf(this.#link.headers),
+              accept: "text/event-stream",
+              "last-event-id": String(this.#link.lastSeq()),
+            },
+            signal,
+          },
         );
         if (response.ok) {
           this.#link.state("open");
@@ -112,7 +135,10 @@ class SseTransport implements Transport {
 
   async cancel(): Promise<void> {
     const response = await request(
-      runtimeHref(this.#link.runtimeUrl, `api/chat/${encodeURIComponent(this.#link.sessionId)}/cancel`),
+      runtimeHref(
+        this.#link.runtimeUrl,
+        `api/chat/${encodeURIComponent(this.#link.sessionId)}/cancel`,
+      ),
       { method: "POST", headers: headersOf(this.#link.headers) },
     );
     if (!response.ok && response.status !== 404) throw await errorFromResponse(response);

@@ -8,7 +8,14 @@
 import type { PendingToolCall, TetherEventMap } from "./events.ts";
 import type { ConnectionState } from "./transport.ts";
 
-/** A tool call as the UI shows it. */
+/**
+ * A tool call as the UI shows it.
+ *
+ * @example
+ * ```ts
+ * const running = host.state.get().messages.flatMap((m) => m.toolCalls).filter((c) => c.status === "running");
+ * ```
+ */
 export interface ToolCallState {
   callId: string;
   toolName: string;
@@ -19,7 +26,14 @@ export interface ToolCallState {
   output?: unknown;
 }
 
-/** One message of the conversation. */
+/**
+ * One message of the conversation.
+ *
+ * @example
+ * ```ts
+ * host.state.subscribe((s) => list.replaceChildren(...s.messages.map((m: ChatMessage) => render(m))));
+ * ```
+ */
 export interface ChatMessage {
   id: string;
   role: "user" | "assistant";
@@ -27,7 +41,14 @@ export interface ChatMessage {
   toolCalls: ToolCallState[];
 }
 
-/** Everything a chat UI needs to render. */
+/**
+ * Everything a chat UI needs to render.
+ *
+ * @example
+ * ```ts
+ * host.state.subscribe((s: HostState) => (composer.disabled = s.running || s.pending !== null));
+ * ```
+ */
 export interface HostState {
   sessionId: string;
   connection: ConnectionState;
@@ -41,7 +62,14 @@ export interface HostState {
   error: { message: string; type?: string; retryAllowed?: boolean } | null;
 }
 
-/** An event the reducer folds: a runtime or SDK event, or the user's own message. */
+/**
+ * An event the reducer folds: a runtime or SDK event, or the user's own message.
+ *
+ * @example
+ * ```ts
+ * const event: StateEvent = ["user", { id: "m1", content: "hi" }];
+ * ```
+ */
 export type StateEvent =
   | { [K in keyof TetherEventMap]: [K, TetherEventMap[K]] }[keyof TetherEventMap]
   | ["user", { id: string; content: string }];
@@ -58,8 +86,16 @@ const patchCall = (state: HostState, callId: string, patch: Partial<ToolCallStat
 /** The assistant message of the live turn (the last message when it is the assistant's, else a new one). */
 const draft = (state: HostState, change: (m: ChatMessage) => ChatMessage): HostState => {
   const last = state.messages.at(-1);
-  if (last?.role === "assistant") return { ...state, messages: [...state.messages.slice(0, -1), change(last)] };
-  return { ...state, messages: [...state.messages, change({ id: "", role: "assistant", content: "", toolCalls: [] })] };
+  if (last?.role === "assistant") {
+    return { ...state, messages: [...state.messages.slice(0, -1), change(last)] };
+  }
+  return {
+    ...state,
+    messages: [
+      ...state.messages,
+      change({ id: "", role: "assistant", content: "", toolCalls: [] }),
+    ],
+  };
 };
 
 /**
@@ -77,7 +113,12 @@ export function applyEvent(state: HostState, [name, payload]: StateEvent): HostS
         ...state,
         error: null,
         streamingText: "",
-        messages: [...state.messages, { id: payload.id, role: "user", content: payload.content, toolCalls: [] }],
+        messages: [...state.messages, {
+          id: payload.id,
+          role: "user",
+          content: payload.content,
+          toolCalls: [],
+        }],
       };
     case "assistant:status":
       return payload.status === "started"
@@ -107,18 +148,27 @@ export function applyEvent(state: HostState, [name, payload]: StateEvent): HostS
         content: payload.content ?? (state.streamingText || m.content),
       }));
       next.pending = payload.pending_tool_call ?? null;
-      if (payload.error) next.error = { message: payload.error, type: payload.error_type ?? undefined };
+      if (payload.error) {
+        next.error = { message: payload.error, type: payload.error_type ?? undefined };
+      }
       return next;
     }
     case "assistant:error":
       return {
         ...state,
         error: payload.type === "error"
-          ? { message: payload.message, type: payload.error_type ?? payload.type, retryAllowed: payload.retry_allowed }
+          ? {
+            message: payload.message,
+            type: payload.error_type ?? payload.type,
+            retryAllowed: payload.retry_allowed,
+          }
           : { message: payload.message, type: payload.type },
       };
     case "action:start":
-      return { ...patchCall(state, payload.call.call_id, { status: "running" }), pending: payload.call };
+      return {
+        ...patchCall(state, payload.call.call_id, { status: "running" }),
+        pending: payload.call,
+      };
     case "action:end":
       return {
         ...patchCall(state, payload.call.call_id, {

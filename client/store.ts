@@ -5,7 +5,14 @@
  * @module
  */
 
-/** A value that can be read, replaced and watched. */
+/**
+ * A value that can be read, replaced and watched.
+ *
+ * @example
+ * ```ts
+ * const stop = host.state.subscribe((state) => render(state));
+ * ```
+ */
 export interface Store<T> {
   /** The current value. */
   get(): T;

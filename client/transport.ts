@@ -8,10 +8,24 @@
  */
 import type { HeadersSource } from "./_http.ts";
 
-/** The connection state a transport reports. */
+/**
+ * The connection state a transport reports.
+ *
+ * @example
+ * ```ts
+ * host.state.subscribe((s) => (badge.textContent = s.connection));
+ * ```
+ */
 export type ConnectionState = "idle" | "connecting" | "open" | "reconnecting" | "closed";
 
-/** What the host gives a transport: where to go, and where to put what arrives. */
+/**
+ * What the host gives a transport: where to go, and where to put what arrives.
+ *
+ * @example
+ * ```ts
+ * const myTransport: TransportFactory = (link) => ({ connect: async () => link.state("open"), send, cancel, close });
+ * ```
+ */
 export interface TransportLink {
   /** The runtime's base URL. */
   readonly runtimeUrl: string;
@@ -52,5 +66,12 @@ export interface Transport {
   close(): void;
 }
 
-/** Makes a transport for a link; `createHost({ transport })` takes one of these. */
+/**
+ * Makes a transport for a link; `createHost({ transport })` takes one of these.
+ *
+ * @example
+ * ```ts
+ * createHost({ runtimeUrl, transport: socketIoTransport() });
+ * ```
+ */
 export type TransportFactory = (link: TransportLink) => Transport;

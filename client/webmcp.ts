@@ -14,10 +14,18 @@ interface ModelContextLike {
   unregisterTool?(name: string): void;
 }
 
-/** The browser's model context, or undefined where WebMCP is not available. */
+/**
+ * The browser's model context, or undefined where WebMCP is not available.
+ *
+ * @example
+ * ```ts
+ * if (modelContext()) console.log("actions are offered to the browser agent too");
+ * ```
+ */
 export const modelContext = (): ModelContextLike | undefined => {
-  const candidate = (globalThis.document as unknown as { modelContext?: ModelContextLike })?.modelContext ??
-    (globalThis.navigator as unknown as { modelContext?: ModelContextLike })?.modelContext;
+  const candidate =
+    (globalThis.document as unknown as { modelContext?: ModelContextLike })?.modelContext ??
+      (globalThis.navigator as unknown as { modelContext?: ModelContextLike })?.modelContext;
   return typeof candidate?.registerTool === "function" ? candidate : undefined;
 };
 
@@ -48,7 +56,10 @@ export function offerToWebMcp(
       // A rejection loses its reason on the way to the agent, so failures resolve too, marked isError.
       execute: async (args: Record<string, unknown>) => {
         const { outcome, result } = await run(args ?? {});
-        return { content: [{ type: "text", text: JSON.stringify(result) }], isError: outcome === "failed" };
+        return {
+          content: [{ type: "text", text: JSON.stringify(result) }],
+          isError: outcome === "failed",
+        };
       },
     }, { signal: registration.signal });
     (handle as Promise<unknown>)?.catch?.(() => {});

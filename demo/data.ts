@@ -6,12 +6,26 @@
  * @module
  */
 
-/** The labels an issue can carry. */
+/**
+ * The labels an issue can carry.
+ *
+ * @example
+ * ```ts
+ * LABELS.includes("bug"); // true
+ * ```
+ */
 export const LABELS = ["bug", "feature", "docs", "ui", "performance"] as const;
 /** A label. */
 export type Label = (typeof LABELS)[number];
 
-/** The people issues can be assigned to. */
+/**
+ * The people issues can be assigned to.
+ *
+ * @example
+ * ```ts
+ * ASSIGNEES[0]; // "alice"
+ * ```
+ */
 export const ASSIGNEES = ["alice", "bob", "chen", "dana"] as const;
 /** An assignee. */
 export type Assignee = (typeof ASSIGNEES)[number];

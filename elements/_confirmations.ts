@@ -73,12 +73,14 @@ export class Confirmations {
   /** Shows a preview with Apply and Cancel; resolves true when applied. */
   confirm(request: ConfirmRequest): Promise<boolean> {
     return new Promise((resolve) => {
-      const entry = this.#add({ action: request.action, preview: request.preview, destructive: !!request.destructive, state: "preview" }, (d) => {
+      const fields = { action: request.action, preview: request.preview, destructive: !!request.destructive, state: "preview" as const };
+      const entry = this.#add(fields, (d) => {
         entry.state = d === "apply" ? "applied" : d === "expire" ? "expired" : "cancelled";
         resolve(d === "apply");
       });
+      // The action was abandoned (timeout, Stop): the question is withdrawn.
       if (request.signal?.aborted) entry.decide("cancel");
-      request.signal?.addEventListener("abort", () => entry.state === "preview" || entry.state === "confirm-again" ? entry.decide("cancel") : undefined, { once: true });
+      request.signal?.addEventListener("abort", () => entry.decide("cancel"), { once: true });
     });
   }
 
@@ -86,13 +88,15 @@ export class Confirmations {
   approval(request: ApprovalRequest): ApprovalHandle {
     let stop!: () => void;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const entry = this.#add({ action: request.action, preview: request.preview ?? "", destructive: false, state: "waiting", reason: request.reason, expires: request.expires }, (d) => {
+    const fields = { action: request.action, preview: request.preview ?? "", destructive: false, state: "waiting" as const };
+    const entry = this.#add({ ...fields, reason: request.reason, expires: request.expires }, (d) => {
       entry.state = d === "expire" ? "expired" : "cancelled";
       stop();
     });
     return {
       stopped,
       settle: (outcome) => {
+        if (!OPEN.includes(entry.state)) return;
         entry.state = outcome;
         this.#changed();
       },
@@ -109,6 +113,8 @@ export class Confirmations {
       ...fields,
       id: this.#next++,
       decide: (d) => {
+        // Only an open entry can be decided: a late click or abort changes nothing.
+        if (!OPEN.includes(entry.state)) return;
         onDecide(d);
         this.#changed();
       },

@@ -7,7 +7,14 @@
  */
 import type { AttachmentInput } from "../client/mod.ts";
 
-/** The largest file accepted: its data URI stays under the contract's 12,000,000 characters. */
+/**
+ * The largest file accepted: its data URI stays under the contract's 12,000,000 characters.
+ *
+ * @example
+ * ```ts
+ * if (file.size > MAX_FILE_BYTES) console.warn("too big to attach");
+ * ```
+ */
 export const MAX_FILE_BYTES = 8_000_000;
 
 function dataUri(file: Blob): Promise<string> {

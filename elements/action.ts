@@ -20,6 +20,7 @@ const CONFIRM_TIMEOUT = 5 * 60_000;
  * in the chat; `destructive` asks a second time. The host is found as for
  * `<tether-view>`.
  *
+ * @tagname tether-action
  * @summary Declares a host action (name, description, JSON-schema parameters) and runs it.
  *
  * @fires {TetherActionEvent} tether-action - The model called the action and no `handler` property is set.
@@ -132,5 +133,11 @@ export class TetherAction extends LitElement {
 
   override render(): typeof nothing {
     return nothing;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "tether-action": TetherAction;
   }
 }

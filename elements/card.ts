@@ -14,6 +14,7 @@ import { toCard } from "./display.ts";
  * without an opener or referrer, loads its image only from https, and shows
  * all text as plain text.
  *
+ * @tagname tether-card
  * @summary A preview card from a tool result's `display` entry.
  *
  * @csspart card - The link that frames the card.
@@ -96,5 +97,11 @@ export class TetherCard extends LitElement {
           : nothing}
       </span>
     </a>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "tether-card": TetherCard;
   }
 }

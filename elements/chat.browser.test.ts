@@ -178,4 +178,23 @@ describe("<tether-chat>", () => {
     match(attachment.data_uri, /^data:image\/png;base64,/);
     ok(!f.$(".chip"), "the chips are cleared after sending");
   });
+
+  it("attaches a picked file as a document, and a chip can be removed", async () => {
+    f = mountChat();
+    const picker = await until(() => f.$<HTMLInputElement>("input[type=file]"), "the file input");
+    const data = new DataTransfer();
+    data.items.add(new File(["%PDF-1.4"], "spec.pdf", { type: "application/pdf" }));
+    data.items.add(new File(["notes"], "notes.txt", { type: "text/plain" }));
+    picker.files = data.files;
+    picker.dispatchEvent(new Event("change"));
+    await until(() => f.$$(".chip").length === 2, "two chips");
+    f.$<HTMLButtonElement>('.chip button[aria-label="Remove notes.txt"]')!.click();
+    await until(() => f.$$(".chip").length === 1, "one chip left");
+    f.$<HTMLTextAreaElement>("textarea")!.value = "summarise";
+    f.$<HTMLButtonElement>("[part=send]")!.click();
+    await until(() => f.rt.sent.length === 1, "the message");
+    equal(f.rt.sent[0].attachments.length, 1);
+    equal(f.rt.sent[0].attachments[0].kind, "document");
+    equal(f.rt.sent[0].attachments[0].name, "spec.pdf");
+  });
 });

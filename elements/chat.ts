@@ -15,9 +15,11 @@ import { renderComposer } from "./_chat_composer.ts";
 import { renderMessages } from "./_chat_messages.ts";
 import { renderError, renderHeader, renderNotice } from "./_chat_status.ts";
 import { type ApprovalHandle, type ApprovalRequest, Confirmations, renderConfirmations } from "./_confirmations.ts";
-import { fileAttachment } from "./_file_attachment.ts";
+import { AttachmentTray } from "./_attachment_tray.ts";
 import { type ConfirmRequest, publishChat, withdrawChat } from "./_registry.ts";
 import { chatStyles } from "./chat.styles.ts";
+import { TetherCard } from "./card.ts";
+import { TetherConfirm } from "./confirm.ts";
 import { TetherSendEvent, TetherStopEvent } from "./events.ts";
 import { HostController } from "./host_controller.ts";
 
@@ -34,6 +36,7 @@ import { HostController } from "./host_controller.ts";
  * `runtime-url`, `session-id` and `transport` attributes. `<tether-view>` and
  * `<tether-action>` elements on the page declare context and actions through it.
  *
+ * @tagname tether-chat
  * @summary The conversation panel: streaming, tool cards, host actions, stop, attachments, confirmations.
  *
  * @fires {TetherSendEvent} tether-send - The user sends a message; cancelable.
@@ -105,8 +108,8 @@ export class TetherChat extends LitElement {
   declare theme: "light" | "dark" | undefined;
   #client = new HostController(this);
   #confirms = new Confirmations(() => this.requestUpdate());
-  #attachments: AttachmentInput[] = [];
   #problem = "";
+  #tray = new AttachmentTray(() => this.requestUpdate(), (message) => ((this.#problem = message), this.requestUpdate()));
   #stick = true;
   #wasLocked = false;
   #focused = new WeakSet<Element>();
@@ -126,6 +129,8 @@ export class TetherChat extends LitElement {
    * ```
    */
   static define(tag = "tether-chat"): void {
+    TetherCard.define();
+    TetherConfirm.define();
     if (!customElements.get(tag)) customElements.define(tag, this);
   }
 
@@ -236,11 +241,9 @@ export class TetherChat extends LitElement {
     const input = this.#input;
     if (!input || this.#busy) return;
     const text = input.value.trim();
-    if (!text && !this.#attachments.length) return;
-    const attachments = this.#attachments;
+    if (!text && !this.#tray.items.length) return;
     input.value = "";
-    this.#attachments = [];
-    void this.send(text, attachments);
+    void this.send(text, this.#tray.take());
   }
 
   #keydown(e: KeyboardEvent): void {
@@ -248,24 +251,6 @@ export class TetherChat extends LitElement {
       e.preventDefault();
       this.#submit();
     }
-  }
-
-  async #addFiles(files: Iterable<File>): Promise<void> {
-    for (const file of files) {
-      try {
-        this.#attachments = [...this.#attachments, await fileAttachment(file)];
-      } catch (error) {
-        this.#problem = (error as Error).message;
-      }
-    }
-    this.requestUpdate();
-  }
-
-  #paste(e: ClipboardEvent): void {
-    const files = [...(e.clipboardData?.files ?? [])];
-    if (!files.length) return;
-    e.preventDefault();
-    void this.#addFiles(files);
   }
 
   #retry(): void {
@@ -296,13 +281,19 @@ export class TetherChat extends LitElement {
       busy: this.#busy,
       ready: !!this.host,
       placeholder: this.placeholder,
-      attachments: this.#attachments,
+      attachments: this.#tray.items,
       submit: (e) => this.#submit(e),
       keydown: (e) => this.#keydown(e),
-      paste: (e) => this.#paste(e),
-      files: (files) => void this.#addFiles(files),
-      remove: (i) => ((this.#attachments = this.#attachments.filter((_, j) => j !== i)), this.requestUpdate()),
+      paste: (e) => this.#tray.paste(e),
+      files: (files) => void this.#tray.add(files),
+      remove: (i) => this.#tray.remove(i),
       stop: () => void this.stop(),
     });
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "tether-chat": TetherChat;
   }
 }

@@ -5,6 +5,7 @@
  */
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
 import { confirmStyles } from "./confirm.styles.ts";
+import { TetherCard } from "./card.ts";
 import { cardsOf } from "./display.ts";
 import { TetherDecisionEvent } from "./events.ts";
 
@@ -28,6 +29,7 @@ const clock = (ms: number) => {
  * the `waiting` state it shows that a human approval is pending, with the
  * reason and the time left until the request expires.
  *
+ * @tagname tether-confirm
  * @summary Preview with Apply and Cancel, double confirmation, and the waiting-for-approval state.
  *
  * @fires {TetherDecisionEvent} tether-decision - The user applied (after the second confirmation when destructive) or cancelled, or the approval window expired.
@@ -97,7 +99,7 @@ export class TetherConfirm extends LitElement {
   }
 
   /**
-   * Registers the element as `<tether-confirm>` unless that name is taken.
+   * Registers `<tether-confirm>` (and the `<tether-card>` it renders) unless taken.
    *
    * @example
    * ```ts
@@ -105,6 +107,7 @@ export class TetherConfirm extends LitElement {
    * ```
    */
   static define(tag = "tether-confirm"): void {
+    TetherCard.define();
     if (!customElements.get(tag)) customElements.define(tag, this);
   }
 
@@ -189,5 +192,11 @@ export class TetherConfirm extends LitElement {
       default:
         return html`<p class="settled" role="status">${this.state === "applied" ? "Applied." : "Cancelled."}</p>`;
     }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "tether-confirm": TetherConfirm;
   }
 }

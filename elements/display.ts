@@ -18,7 +18,14 @@ export interface DisplayCard {
   badges: string[];
 }
 
-/** Per-result and per-turn limits of the contract. */
+/**
+ * Per-result and per-turn limits of the contract.
+ *
+ * @example
+ * ```ts
+ * DISPLAY_LIMITS.perTurn; // 8
+ * ```
+ */
 export const DISPLAY_LIMITS = { title: 120, subtitle: 100, badge: 48, badges: 4, perResult: 6, perTurn: 8 } as const;
 
 function text(value: unknown, max: number): string {

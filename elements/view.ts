@@ -16,6 +16,7 @@ import { viewStyles } from "./view.styles.ts";
  * were not there. The host is the one set as `.host`, else that of the
  * `<tether-chat>` named by `for`, else that of the first chat on the page.
  *
+ * @tagname tether-view
  * @summary Declares the view (name, description, data, state) for the assistant.
  *
  * @slot - The view's own content, laid out as if the element were not there.
@@ -85,5 +86,11 @@ export class TetherView extends LitElement {
 
   override render(): TemplateResult {
     return html`<slot></slot>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "tether-view": TetherView;
   }
 }

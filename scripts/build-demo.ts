@@ -14,7 +14,14 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-/** Where the demo is built by default. */
+/**
+ * Where the demo is built by default.
+ *
+ * @example
+ * ```ts
+ * await startNode({ staticRoot: DEMO_DIST });
+ * ```
+ */
 export const DEMO_DIST = join(root, "demo", "dist");
 
 /** Options of `buildDemo()`. */

@@ -94,7 +94,9 @@ export async function measure(entry: string, options: MeasureOptions = {}): Prom
     }
     const entryFile = Object.keys(outputs).find((f) => outputs[f].entryPoint === entry)!;
     const eager = staticClosure(outputs, entryFile);
-    const eagerBytes = Buffer.concat(await Promise.all([...eager].map((f) => readFile(join(root, f)))));
+    const eagerBytes = Buffer.concat(
+      await Promise.all([...eager].map((f) => readFile(join(root, f)))),
+    );
     return {
       entry: {
         raw: eagerBytes.length,
@@ -103,7 +105,13 @@ export async function measure(entry: string, options: MeasureOptions = {}): Prom
         chunks: [...eager].map((f) => sizes.get(f)!),
       },
       lazy: [...sizes.keys()].filter((f) => !eager.has(f)).map((f) => sizes.get(f)!),
-      external: [...new Set(Object.values(outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path)))],
+      external: [
+        ...new Set(
+          Object.values(outputs).flatMap((o) =>
+            o.imports.filter((i) => i.external).map((i) => i.path)
+          ),
+        ),
+      ],
     };
   } finally {
     await rm(outdir, { recursive: true, force: true });
@@ -111,17 +119,24 @@ export async function measure(entry: string, options: MeasureOptions = {}): Prom
 }
 
 /** The chunk and every chunk it reaches through static imports. */
-function staticClosure(outputs: Metafile["outputs"], file: string, seen = new Set<string>()): Set<string> {
+function staticClosure(
+  outputs: Metafile["outputs"],
+  file: string,
+  seen = new Set<string>(),
+): Set<string> {
   if (seen.has(file)) return seen;
   seen.add(file);
   for (const imported of outputs[file].imports) {
-    if (imported.kind === "import-statement" && !imported.external) staticClosure(outputs, imported.path, seen);
+    if (imported.kind === "import-statement" && !imported.external) {
+      staticClosure(outputs, imported.path, seen);
+    }
   }
   return seen;
 }
 
 /** Measures the SDK entry (`client/mod.ts`), the screenshot library left external. */
-export const measureSdk = (): Promise<BundleSize> => measure("client/mod.ts", { external: ["modern-screenshot"] });
+export const measureSdk = (): Promise<BundleSize> =>
+  measure("client/mod.ts", { external: ["modern-screenshot"] });
 
 /** Measures the screenshot library on its own, as the lazy chunk a page loads on its first screenshot. */
 export const measureScreenshotLibrary = (): Promise<BundleSize> => measure("client/screenshot.ts");
@@ -141,14 +156,26 @@ export async function report(): Promise<boolean> {
   const groups = new Map<string, number>();
   for (const { path, bytes } of inputs) {
     const parts = path.split("/");
-    const key = parts[0] === "node_modules" ? parts.slice(0, parts[1].startsWith("@") ? 3 : 2).join("/") : parts[0];
+    const key = parts[0] === "node_modules"
+      ? parts.slice(0, parts[1].startsWith("@") ? 3 : 2).join("/")
+      : parts[0];
     groups.set(key, (groups.get(key) ?? 0) + bytes);
   }
-  for (const [group, bytes] of [...groups].sort((a, b) => b[1] - a[1])) lines.push(`  ${group}: ${kb(bytes)} minified`);
-  for (const chunk of sdk.lazy) {
-    lines.push(`lazy chunk ${chunk.file} (${chunk.inputs.slice(0, 3).map((i) => i.path).join(", ")}): ${kb(chunk.gzip)} gzip`);
+  for (const [group, bytes] of [...groups].sort((a, b) => b[1] - a[1])) {
+    lines.push(`  ${group}: ${kb(bytes)} minified`);
   }
-  lines.push(`lazy screenshot library (modern-screenshot, loaded on the first screenshot): ${kb(shot.lazy.reduce((n, c) => n + c.gzip, 0))} gzip`);
+  for (const chunk of sdk.lazy) {
+    lines.push(
+      `lazy chunk ${chunk.file} (${chunk.inputs.slice(0, 3).map((i) => i.path).join(", ")}): ${
+        kb(chunk.gzip)
+      } gzip`,
+    );
+  }
+  lines.push(
+    `lazy screenshot library (modern-screenshot, loaded on the first screenshot): ${
+      kb(shot.lazy.reduce((n, c) => n + c.gzip, 0))
+    } gzip`,
+  );
   console.log(lines.join("\n"));
   return sdk.entry.gzip <= SDK_BUDGET;
 }

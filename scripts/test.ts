@@ -49,7 +49,11 @@ function run(name: string, cmd: string, args: string[], parse: (out: string) => 
   });
 }
 
-const num = (text: string, re: RegExp) => Number(text.match(re)?.[1] ?? 0);
+/** The last match wins: runners print progress lines before their closing summary. */
+const num = (text: string, re: RegExp) => {
+  const all = [...text.matchAll(new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g"))];
+  return Number(all.at(-1)?.[1] ?? 0);
+};
 
 const only = process.argv.slice(2);
 const want = (suite: string) => only.length === 0 || only.includes(suite);

@@ -9,7 +9,20 @@
  */
 import type { EventHub, SessionEvent } from "./hub.ts";
 
-/** Where a resumed stream goes: `deliver` during catch-up, then `live()` hands over. */
+/** Whether the first buffered event after `last` leaves a hole after `last`. */
+function hasGap(buffer: SessionEvent[], last: number): boolean {
+  const next = buffer.find((e) => e.payload.seq > last);
+  return next !== undefined && next.payload.seq > last + 1;
+}
+
+/**
+ * Where a resumed stream goes: `deliver` during catch-up, then `live()` hands over.
+ *
+ * @example
+ * ```ts
+ * const target: CatchUpTarget = { deliver: (e) => send(e), live: () => socket.join("session:s1") };
+ * ```
+ */
 export interface CatchUpTarget {
   /** Receives each missed event in order (seq strictly increasing). */
   deliver(event: SessionEvent): void;
@@ -40,6 +53,12 @@ export async function catchUp(hub: EventHub, sessionId: string, after: number, t
       target.deliver(event);
     };
     for (const event of await hub.replay(sessionId, after)) send(event);
+    // Another process may still be writing events published before we subscribed:
+    // a hole before the first buffered event is filled from the log once it lands.
+    for (let wait = 5; wait <= 320 && hasGap(buffer, last); wait *= 2) {
+      await new Promise((r) => setTimeout(r, wait));
+      for (const event of await hub.replay(sessionId, last)) send(event);
+    }
     // From here to `live()` there is no await: the hub cannot publish in between.
     for (const event of buffer) send(event);
     target.live(last);

@@ -11,7 +11,14 @@
 import { EventType } from "@ag-ui/core";
 import type { SessionEvent } from "../events/hub.ts";
 
-/** One AG-UI event as it goes on the wire. */
+/**
+ * One AG-UI event as it goes on the wire.
+ *
+ * @example
+ * ```ts
+ * const event: AguiEvent = { type: EventType.RUN_STARTED, threadId: "t1", runId: "r1" };
+ * ```
+ */
 export type AguiEvent = { type: EventType } & Record<string, unknown>;
 
 /**

@@ -14,7 +14,15 @@ import { formatIssues, type HostContext, type MessageBody, parseHostContext, par
 import { validationError } from "../http/errors.ts";
 import { invalid } from "./transport_error.ts";
 
-/** A run planned from an AG-UI input: one message, or the continuations in the order the runtime takes them. */
+/**
+ * A run planned from an AG-UI input: one message, or the continuations (one per trailing tool message).
+ *
+ * @example
+ * ```ts
+ * const plan: AguiPlan = await planAguiRun(input);
+ * if (plan.continuation) console.log(plan.bodies.map((b) => b.tool_call_id));
+ * ```
+ */
 export interface AguiPlan {
   threadId: string;
   runId: string;

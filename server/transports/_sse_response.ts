@@ -6,7 +6,14 @@
  * @module
  */
 
-/** Writes to an open event stream; every method is a no-op once it closed. */
+/**
+ * Writes to an open event stream; every method is a no-op once it closed.
+ *
+ * @example
+ * ```ts
+ * const send = (sink: SseSink) => sink.send({ event: "ping", data: "{}" });
+ * ```
+ */
 export interface SseSink {
   /** Sends one event; `data` is written as one or more `data:` lines. */
   send(message: { event?: string; data: string; id?: string }): void;
@@ -19,7 +26,14 @@ export interface SseSink {
 
 const encoder = new TextEncoder();
 
-/** The response headers of an event stream. */
+/**
+ * The response headers of an event stream.
+ *
+ * @example
+ * ```ts
+ * new Response(body, { headers: SSE_HEADERS });
+ * ```
+ */
 export const SSE_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
   "cache-control": "no-cache",

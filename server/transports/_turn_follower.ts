@@ -13,7 +13,15 @@ import type { SessionEvent } from "../events/hub.ts";
 import type { Principal } from "../http/principal.ts";
 import { dispatchMessage } from "./dispatch.ts";
 
-/** A turn being followed. */
+/**
+ * A turn being followed.
+ *
+ * @example
+ * ```ts
+ * const turn: TurnFollower = await followTurn(engine, principal, body);
+ * turn.stop();
+ * ```
+ */
 export interface TurnFollower {
   /** Whether the message was steering taken by the live turn. */
   steered: boolean;

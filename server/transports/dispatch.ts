@@ -14,24 +14,35 @@ import type { MessageBody } from "../../protocol/mod.ts";
 import type { ChatResult, Engine } from "../engine.ts";
 import { forbidden } from "../http/errors.ts";
 import { mayAccess, type Principal } from "../http/principal.ts";
+import { isShared } from "../session/leases.ts";
 import { invalid } from "./transport_error.ts";
 
-/** The outcome of dispatching: steering taken by the live turn, or a turn running (or queued). */
+/**
+ * The outcome of dispatching: steering taken by the live turn, or a turn running (or queued).
+ *
+ * @example
+ * ```ts
+ * const d: Dispatched = await dispatchMessage(engine, principal, body);
+ * const label = d.steered ? "delivered" : d.promoted ? "promoted" : "turn";
+ * ```
+ */
 export type Dispatched =
   | { steered: true }
   | { steered: false; promoted: boolean; run: Promise<ChatResult> };
 
 /**
  * Refuses with 403 when the session exists and belongs to another principal (a new session is fine).
+ * Resolves with whether the session exists.
  *
  * @example
  * ```ts
  * await assertMayUse(engine, principal, "s1");
  * ```
  */
-export async function assertMayUse(engine: Engine, principal: Principal, sessionId: string): Promise<void> {
+export async function assertMayUse(engine: Engine, principal: Principal, sessionId: string): Promise<boolean> {
   const entry = await engine.repo.record(sessionId);
   if (entry && !mayAccess(principal, entry.value.owner_id)) throw forbidden(sessionId);
+  return entry !== null;
 }
 
 /**
@@ -60,7 +71,7 @@ export async function dispatchMessage(
     }
     if (!body.content.trim()) throw invalid("A steering message needs text in content.", "content");
   }
-  await assertMayUse(engine, principal, sid);
+  const exists = await assertMayUse(engine, principal, sid);
   if (body.message_type === "steering") {
     if (engine.steer(sid, body.content)) {
       onSteered?.();
@@ -69,6 +80,8 @@ export async function dispatchMessage(
     // Idle: the steering text becomes a turn of its own (the engine takes only standard messages).
     return { steered: false, promoted: true, run: engine.chat(principal, { ...body, message_type: "standard" }) };
   }
-  if (body.tool_call_id === undefined && engine.isLive(sid)) await engine.cancel(principal, sid);
+  // With a shared store the live turn may run in another process: cancel asks its lease holder.
+  const liveSomewhere = engine.isLive(sid) || (exists && isShared(engine.store));
+  if (body.tool_call_id === undefined && liveSomewhere) await engine.cancel(principal, sid);
   return { steered: false, promoted: false, run: engine.chat(principal, body) };
 }

@@ -21,14 +21,29 @@ import { RoomFanout } from "./_room_fanout.ts";
 import { serveSocket } from "./_socket_handlers.ts";
 import { transportError } from "./transport_error.ts";
 
-/** A Socket.IO server attached to the runtime. */
+/**
+ * A Socket.IO server attached to the runtime.
+ *
+ * @example
+ * ```ts
+ * const attached: AttachedSocketIo = await attachSocketIo(app, server);
+ * await attached.close();
+ * ```
+ */
 export interface AttachedSocketIo {
   io: Server;
   /** Disconnects every client and stops the engine.io server (the HTTP server stays open). */
   close(): Promise<void>;
 }
 
-/** Resolves the principal of a handshake with the runtime's access rules, or throws. */
+/**
+ * Resolves the principal of a handshake with the runtime's access rules (Origin first), or throws.
+ *
+ * @example
+ * ```ts
+ * nsp.use(async (socket, next) => { socket.data.principal = await socketPrincipal(access, socket.handshake); next(); });
+ * ```
+ */
 export async function socketPrincipal(access: AccessOptions, handshake: Socket["handshake"]): Promise<Principal> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(handshake.headers)) {

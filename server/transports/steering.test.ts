@@ -33,6 +33,21 @@ test("steering over Socket.IO reaches the live turn at its next model step and c
   await rt.close();
 });
 
+test("steering that arrives during the turn's last model step still reaches the model", async () => {
+  const model = scriptedModel([{ text: "First thoughts.", delayMs: 300 }, { text: "Also covered." }]);
+  const rt = await runtime({ model });
+  const a = await client(rt.url);
+  const turn = a.ask("assistant_message", { id: mid(), session_id: "st5", content: "go" });
+  await a.until((e) => e.event === "assistant:text_delta");
+  assert.equal((await a.ask("assistant_message", { id: mid(), session_id: "st5", content: "cover X too", message_type: "steering" })).steering, "delivered");
+  const result = await turn;
+  assert.equal(model.prompts.length, 2);
+  assert.match(userTexts(model.prompts[1].prompt as never).at(-1)!, /cover X too/);
+  assert.match(result.content, /Also covered\./);
+  a.close();
+  await rt.close();
+});
+
 test("steering on an idle session is promoted to its own turn", async () => {
   const model = scriptedModel([{ text: "Promoted." }]);
   const rt = await runtime({ model });

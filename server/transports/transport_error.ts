@@ -7,7 +7,14 @@
  */
 import { TetherError } from "../http/errors.ts";
 
-/** The payload of an `assistant:error` that refuses a request (it has no `seq`: it is not a session event). */
+/**
+ * The payload of an `assistant:error` that refuses a request (it has no `seq`: it is not a session event).
+ *
+ * @example
+ * ```ts
+ * const refusal: TransportErrorPayload = { type: "forbidden", message: "Session s1 belongs to another principal." };
+ * ```
+ */
 export interface TransportErrorPayload {
   type: "validation" | "forbidden" | "session" | "internal";
   message: string;

@@ -141,6 +141,7 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
     assistant.steps.push(...messages);
     if (!silent) assistant.text += text;
     const step = assistant.steps.length - 1;
+    if (!calls.length && !silent && ctx.steering.length) continue; // steering that arrived during the last step gets a step
     if (!calls.length) return silent ? { kind: "hold" } : { kind: "final" };
 
     const records = calls.map((c): CallRecord => ({

@@ -19,13 +19,19 @@ export function ok(condition: unknown, message = "expected a truthy value"): ass
 
 /** Throws unless `actual === expected`. */
 export function equal<T>(actual: T, expected: T, message = ""): void {
-  if (actual !== expected) throw new Error(`${message ? message + ": " : ""}expected ${show(expected)}, got ${show(actual)}`);
+  if (actual !== expected) {
+    throw new Error(
+      `${message ? message + ": " : ""}expected ${show(expected)}, got ${show(actual)}`,
+    );
+  }
 }
 
 /** Throws unless both have the same JSON form. */
 export function deepEqual(actual: unknown, expected: unknown, message = ""): void {
   if (show(actual) !== show(expected)) {
-    throw new Error(`${message ? message + ": " : ""}expected ${show(expected)}, got ${show(actual)}`);
+    throw new Error(
+      `${message ? message + ": " : ""}expected ${show(expected)}, got ${show(actual)}`,
+    );
   }
 }
 

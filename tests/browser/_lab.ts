@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- JSON read back from the runtime and the page
 /**
  * For the tests that reload pages or restart the runtime (node:test driving
  * Debian Chromium through playwright-core): the lab page bundled with
@@ -46,7 +47,9 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** The lab page and a proxy to whatever runtime `target()` names, on one loopback origin. */
-export async function startLab(target: () => string): Promise<{ url: string; close(): Promise<void> }> {
+export async function startLab(
+  target: () => string,
+): Promise<{ url: string; close(): Promise<void> }> {
   const outdir = await mkdtemp(join(tmpdir(), "tether-lab-"));
   await build({
     entryPoints: [fileURLToPath(new URL("fixtures/lab_page.ts", import.meta.url))],
@@ -58,7 +61,8 @@ export async function startLab(target: () => string): Promise<{ url: string; clo
     outdir,
     logLevel: "error",
   });
-  const html = '<!doctype html><meta charset="utf-8"><title>lab</title><script type="module" src="/lab_page.js"></script>';
+  const html =
+    '<!doctype html><meta charset="utf-8"><title>lab</title><script type="module" src="/lab_page.js"></script>';
   const server: Server = createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     if (RUNTIME_PATHS.test(path)) return proxyRequest(target, req, res);
@@ -97,7 +101,11 @@ export async function sessionInfo(base: string, session: string): Promise<any> {
 }
 
 /** Polls until `check()` is truthy. */
-export async function until<T>(check: () => Promise<T> | T, what: string, timeout = 15_000): Promise<T> {
+export async function until<T>(
+  check: () => Promise<T> | T,
+  what: string,
+  timeout = 15_000,
+): Promise<T> {
   const end = Date.now() + timeout;
   while (true) {
     const value = await Promise.resolve().then(check).catch(() => undefined as T);

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- JSON read back from the runtime and the page
 /**
  * Browser-side helpers: where the test runtime is, fresh ids, polling, and
  * the runtime's own view of a session (read over plain HTTP).
@@ -21,10 +22,15 @@ export const runtimeUrls = (): Promise<RuntimeUrls> =>
   });
 
 /** A session id no other test uses. */
-export const freshSession = (label: string): string => `${label}-${crypto.randomUUID().slice(0, 8)}`;
+export const freshSession = (label: string): string =>
+  `${label}-${crypto.randomUUID().slice(0, 8)}`;
 
 /** Resolves once `check()` returns a truthy value; rejects after `timeout` ms. */
-export async function waitFor<T>(check: () => T | Promise<T>, timeout = 10_000, what = "condition"): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  timeout = 10_000,
+  what = "condition",
+): Promise<T> {
   const end = Date.now() + timeout;
   while (true) {
     const value = await check();

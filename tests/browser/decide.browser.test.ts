@@ -13,11 +13,21 @@ describe("silent decisions", () => {
 
   beforeEach(async () => {
     const { proxied } = await runtimeUrls();
-    host = createHost({ runtimeUrl: proxied, journal: memoryJournal(), autoConnect: false, webmcp: false });
+    host = createHost({
+      runtimeUrl: proxied,
+      journal: memoryJournal(),
+      autoConnect: false,
+      webmcp: false,
+    });
     host.view(() => ({ name: "scene", data: { current_x: x } }));
     host.action("set_position", {
       description: "Set the controlled object's position.",
-      parameters: { type: "object", properties: { x: { type: "number" } }, required: ["x"], additionalProperties: false },
+      parameters: {
+        type: "object",
+        properties: { x: { type: "number" } },
+        required: ["x"],
+        additionalProperties: false,
+      },
     }, ({ x: next }: { x: number }) => (x = next, { x }));
   });
   afterEach(() => host.close());
@@ -39,7 +49,9 @@ describe("silent decisions", () => {
     const decision = await host.decide("set position 5");
     ok(decision.decision === "pending");
     await host.receipt(decision.call.call_id, { x: 5 });
-    const error = await rejects(() => host.receipt(decision.call.call_id, { x: 5 }, { sessionId: decision.sessionId }));
+    const error = await rejects(() =>
+      host.receipt(decision.call.call_id, { x: 5 }, { sessionId: decision.sessionId })
+    );
     ok(error instanceof TetherError);
     equal((error as TetherError).status, 409);
     equal((error as TetherError).type, "session_error");
@@ -49,7 +61,9 @@ describe("silent decisions", () => {
   it("a failed receipt is recorded as failed and completes the decision", async () => {
     const decision = await host.decide("set position 9");
     ok(decision.decision === "pending");
-    const receipt = await host.receipt(decision.call.call_id, "the motor is stalled", { failed: true });
+    const receipt = await host.receipt(decision.call.call_id, "the motor is stalled", {
+      failed: true,
+    });
     equal(receipt.decision, "completed");
   });
 

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- JSON read back from the runtime and the page
 /**
  * The host object against a real runtime (offline model): capture of a page,
  * an action round trip over each transport, queued calls, failures, and a
@@ -16,7 +17,14 @@ import {
   type TransportFactory,
 } from "../../client/mod.ts";
 import { deepEqual, equal, match, ok, rejects } from "./_assert.ts";
-import { freshSession, hasSocketIo, runtimeUrls, sessionInfo, sessionMessages, waitFor } from "./_runtime.ts";
+import {
+  freshSession,
+  hasSocketIo,
+  runtimeUrls,
+  sessionInfo,
+  sessionMessages,
+  waitFor,
+} from "./_runtime.ts";
 
 const selectIssue = {
   description: "Select an issue in the list.",
@@ -25,7 +33,13 @@ const selectIssue = {
 
 const hosts: Host[] = [];
 const open = (options: Partial<HostOptions> & { runtimeUrl: string }): Host => {
-  const host = createHost({ journal: memoryJournal(), autoConnect: false, webmcp: false, sessionId: freshSession("host"), ...options });
+  const host = createHost({
+    journal: memoryJournal(),
+    autoConnect: false,
+    webmcp: false,
+    sessionId: freshSession("host"),
+    ...options,
+  });
   hosts.push(host);
   return host;
 };
@@ -43,7 +57,10 @@ const record = (host: Host, names: (keyof TetherEventMap)[]) => {
 describe("capture", () => {
   it("builds a fresh, validated host_context with the page's data and state before each message", async () => {
     const { proxied } = await runtimeUrls();
-    const host = open({ runtimeUrl: proxied, host: { name: "tracker", kind: "browser", version: "1.0" } });
+    const host = open({
+      runtimeUrl: proxied,
+      host: { name: "tracker", kind: "browser", version: "1.0" },
+    });
     let label = "bug";
     let reads = 0;
     host.view(() => {
@@ -122,13 +139,22 @@ for (const [label, transport] of transports) {
       deepEqual(calls, [{ number: 42 }]);
       match(final?.content, /select_issue/);
       match(final?.content, /42/);
-      deepEqual(events.map(([name]) => name), ["assistant:final_response", "action:start", "action:end", "assistant:final_response"]);
+      deepEqual(events.map(([name]) => name), [
+        "assistant:final_response",
+        "action:start",
+        "action:end",
+        "assistant:final_response",
+      ]);
       const state = host.state.get();
       equal(state.pending, null);
       equal(state.running, false);
       equal(state.messages.at(-1)?.toolCalls[0].status, "completed");
       const [, assistant] = await sessionMessages(proxied, host.sessionId);
-      deepEqual(assistant.tool_calls.map((c: any) => [c.tool_name, c.status, c.result]), [["select_issue", "completed", { selected: 42 }]]);
+      deepEqual(assistant.tool_calls.map((c: any) => [c.tool_name, c.status, c.result]), [[
+        "select_issue",
+        "completed",
+        { selected: 42 },
+      ]]);
     });
 
     it("runs three calls from one response one at a time, in order, and the model resumes once", async () => {
@@ -148,11 +174,30 @@ for (const [label, transport] of transports) {
       await host.connect();
       const final = await host.send("first step, second step and third step");
       const finals = events.map(([, e]) => e);
-      deepEqual(log, ["first_step start", "first_step end", "second_step start", "second_step end", "third_step start", "third_step end"]);
+      deepEqual(log, [
+        "first_step start",
+        "first_step end",
+        "second_step start",
+        "second_step end",
+        "third_step start",
+        "third_step end",
+      ]);
       const pending = finals.filter((e) => e.pending_tool_call).map((e) => e.pending_tool_call);
-      deepEqual(pending.map((p) => p.tool_name), ["first_step", "second_step", "third_step"], "each call is handed over in turn");
-      deepEqual(pending[0].queued, pending.slice(1).map((p) => p.call_id), "the first hand-over names the queued calls");
-      equal(finals.filter((e) => !e.pending_tool_call).length, 1, "the model answered once, after the last result");
+      deepEqual(
+        pending.map((p) => p.tool_name),
+        ["first_step", "second_step", "third_step"],
+        "each call is handed over in turn",
+      );
+      deepEqual(
+        pending[0].queued,
+        pending.slice(1).map((p) => p.call_id),
+        "the first hand-over names the queued calls",
+      );
+      equal(
+        finals.filter((e) => !e.pending_tool_call).length,
+        1,
+        "the model answered once, after the last result",
+      );
       ok(final?.content, "the final answer has text");
       const [, assistant] = await sessionMessages(proxied, host.sessionId);
       deepEqual(assistant.tool_calls.map((c: any) => [c.tool_name, c.status]), [
@@ -180,6 +225,35 @@ for (const [label, transport] of transports) {
   });
 }
 
+describe("cancel", () => {
+  it("aborts a running handler's signal, and the exchange still ends", async () => {
+    const { proxied } = await runtimeUrls();
+    const host = open({ runtimeUrl: proxied });
+    let aborted = false;
+    host.action(
+      "slow_step",
+      { description: "A slow step." },
+      (_args, { signal }) =>
+        new Promise((_, reject) => {
+          signal.addEventListener("abort", () => {
+            aborted = true;
+            reject(signal.reason);
+          });
+        }),
+    );
+    const sent = host.send("slow step");
+    await waitFor(() => host.state.get().pending, 10_000, "the call to start");
+    await host.cancel();
+    await sent;
+    ok(aborted, "the handler saw the abort");
+    await waitFor(
+      async () => !(await sessionInfo(proxied, host.sessionId))?.has_pending_tool_call,
+      10_000,
+      "nothing pending",
+    );
+  });
+});
+
 describe("exactly once", () => {
   it("a result that was recorded but not acknowledged is re-sent by the next host, never re-run", async () => {
     const { proxied } = await runtimeUrls();
@@ -190,33 +264,56 @@ describe("exactly once", () => {
       const inner = sseTransport()(link);
       return {
         connect: () => inner.connect(),
-        send: (body) => body.tool_call_id ? Promise.reject(new TetherError(0, "network", "dropped by the test")) : inner.send(body),
+        send: (body) =>
+          body.tool_call_id
+            ? Promise.reject(new TetherError(0, "network", "dropped by the test"))
+            : inner.send(body),
         cancel: () => inner.cancel(),
         close: () => inner.close(),
       };
     };
     let runs = 0;
     const register = (host: Host) =>
-      host.action("select_issue", selectIssue, ({ number }: { number: number }) => (runs++, { selected: number }));
+      host.action(
+        "select_issue",
+        selectIssue,
+        ({ number }: { number: number }) => (runs++, { selected: number }),
+      );
 
     const first = open({ runtimeUrl: proxied, sessionId, journal, transport: dropping });
     register(first);
     first.send("select issue 7").catch(() => {});
-    const [entry] = await waitFor(async () => {
-      const entries = await journal.list(sessionId);
-      return entries[0]?.state === "finished" && entries;
-    }, 10_000, "the result in the journal");
+    const [entry] = await waitFor(
+      async () => {
+        const entries = await journal.list(sessionId);
+        return entries[0]?.state === "finished" && entries;
+      },
+      10_000,
+      "the result in the journal",
+    );
     equal(runs, 1);
     first.close();
 
     const second = open({ runtimeUrl: proxied, sessionId, journal });
     register(second);
     await second.connect();
-    await waitFor(async () => (await sessionInfo(proxied, sessionId))?.has_pending_tool_call === false, 10_000, "the call answered");
+    await waitFor(
+      async () => (await sessionInfo(proxied, sessionId))?.has_pending_tool_call === false,
+      10_000,
+      "the call answered",
+    );
     equal(runs, 1, "the handler did not run again");
     const [, assistant] = await sessionMessages(proxied, sessionId);
-    deepEqual(assistant.tool_calls.map((c: any) => [c.call_id, c.status, c.result]), [[entry.callId, "completed", { selected: 7 }]]);
-    await waitFor(async () => (await journal.list(sessionId)).length === 0, 5_000, "the journal entry settled");
+    deepEqual(assistant.tool_calls.map((c: any) => [c.call_id, c.status, c.result]), [[
+      entry.callId,
+      "completed",
+      { selected: 7 },
+    ]]);
+    await waitFor(
+      async () => (await journal.list(sessionId))[0]?.state === "settled",
+      5_000,
+      "the journal entry settled",
+    );
   });
 
   it("a 409 saying the result is recorded settles the journal entry", async () => {
@@ -224,7 +321,11 @@ describe("exactly once", () => {
     const sessionId = freshSession("settle");
     const journal = indexedDbJournal({ name: `tether-${sessionId}` });
     const host = open({ runtimeUrl: proxied, sessionId, journal });
-    host.action("select_issue", selectIssue, ({ number }: { number: number }) => ({ selected: number }));
+    host.action(
+      "select_issue",
+      selectIssue,
+      ({ number }: { number: number }) => ({ selected: number }),
+    );
     await host.send("select issue 3");
     const [, assistant] = await sessionMessages(proxied, sessionId);
     const callId = assistant.tool_calls[0].call_id;
@@ -242,8 +343,36 @@ describe("exactly once", () => {
     });
     const again = open({ runtimeUrl: proxied, sessionId, journal });
     await again.connect();
-    await waitFor(async () => (await journal.list(sessionId)).length === 0, 5_000, "the entry settled by the 409");
+    await waitFor(
+      async () => (await journal.get(sessionId, callId))?.state === "settled",
+      5_000,
+      "the entry settled by the 409",
+    );
     const [, after] = await sessionMessages(proxied, sessionId);
     equal(after.tool_calls.length, 1, "nothing was applied twice");
   });
+});
+
+describe("across origins", () => {
+  for (
+    const [label, transport] of [["SSE", () => sseTransport()], [
+      "Socket.IO",
+      () => socketIoTransport(),
+    ]] as const
+  ) {
+    it(`a page on another origin than the runtime's completes a round trip over ${label}`, async () => {
+      const { url } = await runtimeUrls();
+      ok(new URL(url).origin !== location.origin, "the runtime is on another origin");
+      const host = open({ runtimeUrl: url, transport: transport() });
+      host.action(
+        "select_issue",
+        selectIssue,
+        ({ number }: { number: number }) => ({ selected: number }),
+      );
+      const final = await host.send("select issue 5");
+      match(final?.content, /select_issue/);
+      const [, assistant] = await sessionMessages(url, host.sessionId);
+      equal(assistant.tool_calls[0].status, "completed");
+    });
+  }
 });

@@ -25,18 +25,26 @@ export const RUNTIME_PATHS = /^\/(api|socket\.io|health)(\/|\?|$)/;
  */
 export function proxyRequest(target, req, res, onStatus) {
   const url = new URL(req.url ?? "/", target());
-  const upstream = request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (answer) => {
-    onStatus?.(answer.statusCode ?? 502);
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    res.flushHeaders();
-    answer.pipe(res);
-  });
+  const upstream = request(
+    url,
+    { method: req.method, headers: { ...req.headers, host: url.host } },
+    (answer) => {
+      onStatus?.(answer.statusCode ?? 502);
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      res.flushHeaders();
+      answer.pipe(res);
+    },
+  );
   upstream.on("error", () => {
     if (!res.headersSent) {
       onStatus?.(502);
       res.writeHead(502, { "content-type": "application/json" });
     }
-    res.end(JSON.stringify({ error: { type: "internal", message: "The runtime is not reachable (test proxy)." } }));
+    res.end(
+      JSON.stringify({
+        error: { type: "internal", message: "The runtime is not reachable (test proxy)." },
+      }),
+    );
   });
   res.on("close", () => upstream.destroy());
   req.pipe(upstream);

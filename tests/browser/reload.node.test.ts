@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- JSON read back from the runtime and the page
 /**
  * A page reloaded in the middle of a host call neither loses the call nor
  * runs a handler that is not idempotent twice (real Chromium, real runtime).
@@ -33,7 +34,10 @@ describe("a reload in the middle of a host call", { skip: missing }, () => {
     await runtime?.stop();
   });
 
-  const openLab = async (session: string, transport = process.env.LAB_TRANSPORT ?? "sse"): Promise<Page> => {
+  const openLab = async (
+    session: string,
+    transport = process.env.LAB_TRANSPORT ?? "sse",
+  ): Promise<Page> => {
     const page = await browser.newPage();
     page.on("pageerror", (error) => console.log(`page error: ${error.message}`));
     await page.goto(`${lab.url}/?session=${session}&transport=${transport}`);
@@ -42,13 +46,19 @@ describe("a reload in the middle of a host call", { skip: missing }, () => {
   };
   const runs = (page: Page): Promise<Run[]> => page.evaluate(() => (globalThis as any).lab.runs());
   const answered = (session: string) =>
-    until(async () => (await sessionInfo(runtime.url, session)).has_pending_tool_call === false, "the call answered");
+    until(
+      async () => (await sessionInfo(runtime.url, session)).has_pending_tool_call === false,
+      "the call answered",
+    );
 
   test("a handler cut off by the reload is reported as of unknown outcome, not run again", async () => {
     const session = `reload-cut-${Date.now()}`;
     const page = await openLab(session);
     await page.evaluate(() => void (globalThis as any).lab.host.send("slow step"));
-    await until(async () => (await runs(page)).some((r) => r.phase === "start"), "the handler to start");
+    await until(
+      async () => (await runs(page)).some((r) => r.phase === "start"),
+      "the handler to start",
+    );
     await page.reload();
     await page.waitForFunction(() => "lab" in globalThis);
     await answered(session);
@@ -68,7 +78,10 @@ describe("a reload in the middle of a host call", { skip: missing }, () => {
     await page.evaluate(() => void (globalThis as any).lab.host.send("safe step"));
     await until(async () => (await runs(page)).length === 1, "the handler to start");
     await page.reload();
-    await until(async () => (await runs(page)).length === 2, "the handler to start again after the reload");
+    await until(
+      async () => (await runs(page)).length === 2,
+      "the handler to start again after the reload",
+    );
     await page.evaluate(() => (globalThis as any).lab.release());
     await answered(session);
     const all = await runs(page);
@@ -85,7 +98,7 @@ describe("a reload in the middle of a host call", { skip: missing }, () => {
     const page = await openLab(session);
     let dropped = 0;
     // The continuation never leaves the first page.
-    await page.route("**/api/chat", async (route) => {
+    await page.route("**/api/chat", (route) => {
       if (JSON.parse(route.request().postData() ?? "{}").tool_call_id) {
         dropped++;
         return route.abort();
@@ -98,7 +111,11 @@ describe("a reload in the middle of a host call", { skip: missing }, () => {
     await page.reload();
     await answered(session);
     const all = await runs(page);
-    assert.deepEqual(all.map((r) => `${r.name} ${r.phase}`), ["quick_step start", "quick_step end"], "the handler ran once");
+    assert.deepEqual(
+      all.map((r) => `${r.name} ${r.phase}`),
+      ["quick_step start", "quick_step end"],
+      "the handler ran once",
+    );
     const [, assistant] = await messages(runtime.url, session);
     assert.equal(assistant.tool_calls[0].status, "completed");
     assert.deepEqual(assistant.tool_calls[0].result, { done: "quick_step" });

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- JSON read back from the runtime and the page
 /**
  * The runtime restarts while a host call is pending (Deno KV file store):
  * the page's result waits in its journal, reaches the new process, and the
@@ -37,7 +38,9 @@ describe("a runtime restart while a host call is pending", { skip: missing }, ()
     test(`the result reaches the restarted runtime and the run resumes once (${transport})`, async (t) => {
       const storeUrl = join(dir, `${transport}.db`);
       runtime = await spawnRuntime({ storeUrl });
-      const probe = await fetch(`${runtime.url}/socket.io/?EIO=4&transport=polling`).catch(() => null);
+      const probe = await fetch(`${runtime.url}/socket.io/?EIO=4&transport=polling`).catch(() =>
+        null
+      );
       if (transport === "socketio" && !probe?.ok) {
         console.log("SKIPPED: restart over Socket.IO: the runtime does not serve /socket.io");
         await runtime.stop();
@@ -48,7 +51,10 @@ describe("a runtime restart while a host call is pending", { skip: missing }, ()
       page.on("pageerror", (error) => console.log(`page error: ${error.message}`));
       await page.goto(`${lab.url}/?session=${session}&transport=${transport}`);
       await page.waitForFunction(() => "lab" in globalThis);
-      const runs = () => page.evaluate(() => (globalThis as any).lab.runs()) as Promise<{ phase: string; callId: string }[]>;
+      const runs = () =>
+        page.evaluate(() => (globalThis as any).lab.runs()) as Promise<
+          { phase: string; callId: string }[]
+        >;
 
       await page.evaluate(() => void (globalThis as any).lab.host.send("slow step"));
       await until(async () => (await runs()).length === 1, "the handler to start");
@@ -63,7 +69,11 @@ describe("a runtime restart while a host call is pending", { skip: missing }, ()
       runtime = await spawnRuntime({ storeUrl, port });
       const restarted = runtime.url;
 
-      await until(async () => (await sessionInfo(restarted, session)).has_pending_tool_call === false, "the result after the restart", 30_000);
+      await until(
+        async () => (await sessionInfo(restarted, session)).has_pending_tool_call === false,
+        "the result after the restart",
+        45_000,
+      );
       const all = await runs();
       assert.deepEqual(all.map((r) => r.phase), ["start", "end"], "the handler ran once");
       const [, assistant] = await messages(restarted, session);

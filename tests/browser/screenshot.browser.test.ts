@@ -3,7 +3,13 @@
  * content; a screenshot with each message; the `take_screenshot` action's
  * result routed to look_at_screen by a real runtime.
  */
-import { createHost, memoryJournal, screenshot, sseTransport, type TransportFactory } from "../../client/mod.ts";
+import {
+  createHost,
+  memoryJournal,
+  screenshot,
+  sseTransport,
+  type TransportFactory,
+} from "../../client/mod.ts";
 import { equal, match, ok } from "./_assert.ts";
 import { freshSession, runtimeUrls, sessionMessages } from "./_runtime.ts";
 
@@ -21,13 +27,17 @@ async function decode(dataUri: string) {
 }
 
 const near = (actual: number[], expected: number[], what: string) =>
-  ok(actual.every((v, i) => Math.abs(v - expected[i]) <= 24), `${what}: expected about ${expected}, got ${actual}`);
+  ok(
+    actual.every((v, i) => Math.abs(v - expected[i]) <= 24),
+    `${what}: expected about ${expected}, got ${actual}`,
+  );
 
 /** A 400x300 red panel with a 100x100 blue square at (50, 50). */
 function panel(): HTMLElement {
   const element = document.createElement("div");
   element.style.cssText = "position:relative;width:400px;height:300px;background:rgb(220,20,20)";
-  element.innerHTML = '<div style="position:absolute;left:50px;top:50px;width:100px;height:100px;background:rgb(20,20,220)"></div>';
+  element.innerHTML =
+    '<div style="position:absolute;left:50px;top:50px;width:100px;height:100px;background:rgb(20,20,220)"></div>';
   document.body.append(element);
   return element;
 }
@@ -60,20 +70,25 @@ describe("screenshots", () => {
     const page = document.createElement("main");
     page.style.cssText = "width:1280px;height:800px;font:14px sans-serif;overflow:hidden";
     page.innerHTML = `<h1>Issues</h1><table>${
-      Array.from({ length: 40 }, (_, i) => `<tr><td>#${i + 1}</td><td>Issue number ${i + 1}</td><td>open</td></tr>`).join("")
+      Array.from({ length: 40 }, (_, i) =>
+        `<tr><td>#${i + 1}</td><td>Issue number ${i + 1}</td><td>open</td></tr>`).join("")
     }</table>`;
     document.body.append(page);
     await screenshot({ element: page }); // loads the library
     const start = performance.now();
     const shot = await screenshot({ element: page, maxWidth: 1280 });
     const ms = performance.now() - start;
-    console.log(`SCREENSHOT_MS 1280x800 png: ${ms.toFixed(0)} ms, ${Math.round(shot.data_uri!.length / 1024)} KB data URI`);
+    console.log(
+      `SCREENSHOT_MS 1280x800 png: ${ms.toFixed(0)} ms, ${
+        Math.round(shot.data_uri!.length / 1024)
+      } KB data URI`,
+    );
     equal((await decode(shot.data_uri!)).width, 1280);
   });
 
   it("with screenshots: each-message, every message carries a screenshot attachment", async () => {
     const { proxied } = await runtimeUrls();
-    const bodies: Record<string, any>[] = [];
+    const bodies: Record<string, unknown>[] = [];
     const capturing: TransportFactory = (link) => {
       const inner = sseTransport()(link);
       return {
@@ -94,8 +109,9 @@ describe("screenshots", () => {
       screenshotOptions: { maxWidth: 320 },
     });
     await host.send("hello");
-    equal(bodies[0].attachments[0].purpose, "screenshot");
-    match(bodies[0].attachments[0].data_uri, /^data:image\/png;base64,/);
+    const [shot] = bodies[0].attachments as { purpose: string; data_uri: string }[];
+    equal(shot.purpose, "screenshot");
+    match(shot.data_uri, /^data:image\/png;base64,/);
     host.close();
   });
 
@@ -114,7 +130,10 @@ describe("screenshots", () => {
     const [, assistant] = await sessionMessages(proxied, host.sessionId);
     equal(assistant.tool_calls[0].tool_name, "take_screenshot");
     equal(assistant.tool_calls[0].status, "completed");
-    ok(!JSON.stringify(assistant.tool_calls).includes("data:image"), "the image is not stored in the transcript");
+    ok(
+      !JSON.stringify(assistant.tool_calls).includes("data:image"),
+      "the image is not stored in the transcript",
+    );
     host.close();
   });
 });

@@ -27,7 +27,11 @@ export function spawnRuntime(options = {}) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`The test runtime did not start within ${options.timeout ?? 30_000} ms:\n${output}`));
+      reject(
+        new Error(
+          `The test runtime did not start within ${options.timeout ?? 30_000} ms:\n${output}`,
+        ),
+      );
     }, options.timeout ?? 30_000);
     const exited = new Promise((r) => child.once("exit", r));
     child.once("exit", (code) => {

@@ -1,0 +1,11 @@
+import { scriptedModel } from "../server/testing/scripted_model.ts";
+import { client, mid, runtime } from "../server/transports/_test_kit.ts";
+const model = scriptedModel([{ text: "one step only", delayMs: 300 }]);
+const rt = await runtime({ model });
+const a = await client(rt.url);
+const turn = a.ask("assistant_message", { id: mid(), session_id: "g", content: "go" });
+await a.until((e) => e.event === "assistant:text_delta");
+console.log(await a.ask("assistant_message", { id: mid(), session_id: "g", content: "please also X", message_type: "steering" }));
+await turn;
+console.log("model calls:", model.prompts.length, "steering seen by model:", JSON.stringify(model.prompts).includes("please also X"));
+a.close(); await rt.close();

@@ -1,0 +1,102 @@
+/**
+ * End to end: the runtime serving the demo exactly as `npm start` does (the
+ * demo built with esbuild and served at `/`, here on a free port with the
+ * memory store and the offline model), driven in headless Chromium through
+ * playwright-core. The offline model selects an issue, filters the list, and
+ * files an issue after the user applies its preview; screenshots of each
+ * result go to test-output/.
+ *
+ * Needs /usr/bin/chromium (never downloads a browser): without it the suite
+ * says SKIPPED, and fails when CI=true.
+ */
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { buildDemo } from "../../scripts/build-demo.ts";
+import { type Started, startNode } from "../../server/runtime/node.ts";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const OUTPUT = fileURLToPath(new URL("../../test-output/", import.meta.url));
+const missing = !existsSync(CHROMIUM);
+
+if (missing) {
+  console.log(`SKIPPED: demo end-to-end: ${CHROMIUM} not found (apt-get install chromium)`);
+  if (process.env.CI === "true") test("Chromium is installed (required when CI=true)", () => assert.fail(`${CHROMIUM} not found`));
+}
+
+describe("the demo end to end", { skip: missing ? `${CHROMIUM} not found` : false }, () => {
+  let runtime: Started;
+  let browser: Browser;
+  let page: Page;
+  let staticRoot: string;
+  const errors: string[] = [];
+
+  before(async () => {
+    staticRoot = await buildDemo({ outdir: mkdtempSync(join(tmpdir(), "tether-demo-")) });
+    runtime = await startNode({ port: 0, env: { STORE__URL: "memory:", MODEL__DEFAULT: "offline" }, staticRoot });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+    page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    page.on("pageerror", (error) => errors.push(error.message));
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.goto(`${runtime.url}/`);
+    await page.locator("tether-chat [part=connection]", { hasText: "Connected" }).waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await runtime?.close();
+    rmSync(staticRoot, { force: true, recursive: true });
+  });
+
+  /** Types a message into the chat and sends it with Enter. */
+  async function ask(text: string): Promise<void> {
+    const input = page.locator("tether-chat textarea");
+    await input.fill(text);
+    await input.press("Enter");
+  }
+
+  test("the runtime serves the demo page and its bundle at /", async () => {
+    assert.equal(await page.title(), "Acme Tracker · Tether demo");
+    assert.equal(await page.locator("#app .row").count() > 5, true);
+    const health = await (await fetch(`${runtime.url}/health`)).json();
+    assert.equal(health.model, "offline");
+  });
+
+  test("'select issue 42': the page selects the issue and the model answers", async () => {
+    await ask("select issue 42");
+    await page.locator('#app .row.selected[data-number="42"]').waitFor();
+    await page.locator("tether-chat [part~=tool-done]", { hasText: "select_issue" }).waitFor();
+    await page.locator("tether-chat [part~=message-assistant]", { hasText: "Done: select_issue returned" }).waitFor();
+    assert.match(await page.locator("#app .detail h2").innerText(), /#42\s+Fix login redirect loop/);
+    assert.equal(await page.locator("tether-chat tether-card").count(), 1, "the result's preview card is shown");
+    await page.screenshot({ path: join(OUTPUT, "demo-select-issue.png") });
+  });
+
+  test("'show only bugs': the list keeps the bugs only", async () => {
+    await ask("show only bugs");
+    await page.locator("tether-chat [part~=message-assistant]", { hasText: "Done: show_only returned" }).waitFor();
+    const rows = page.locator("#app .row");
+    const count = await rows.count();
+    assert.ok(count > 0);
+    for (let i = 0; i < count; i++) assert.match(await rows.nth(i).locator(".labels").innerText(), /bug/);
+    assert.equal(await page.locator('#app .chip[aria-pressed="true"]').innerText(), "bug");
+    await page.screenshot({ path: join(OUTPUT, "demo-show-only-bugs.png") });
+  });
+
+  test("'create issue': the user applies the preview, then the issue exists", async () => {
+    await ask(`create issue "Dark mode flickers on resume" label ui`);
+    const confirm = page.locator("tether-chat tether-confirm[data-open]");
+    await confirm.locator("[part=preview]", { hasText: "Dark mode flickers on resume" }).waitFor();
+    await page.screenshot({ path: join(OUTPUT, "demo-confirm.png") });
+    await confirm.locator("[part=apply]").click();
+    await page.locator("tether-chat [part~=message-assistant]", { hasText: "Done: create_issue returned" }).waitFor();
+    await page.locator("#app .detail h2", { hasText: "Dark mode flickers on resume" }).waitFor();
+    assert.deepEqual(errors, [], "the page threw no errors");
+  });
+});
