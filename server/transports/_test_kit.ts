@@ -9,7 +9,15 @@ import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket
 import type { Engine } from "../engine.ts";
 import { type Started, type StartOptions, startNode } from "../runtime/node.ts";
 
-/** A runtime under test, on 127.0.0.1 with a memory store. */
+/**
+ * A runtime under test, on 127.0.0.1 with a memory store.
+ *
+ * @example
+ * ```ts
+ * const rt: TestRuntime = await runtime();
+ * await rt.engine.repo.record("s1");
+ * ```
+ */
 export interface TestRuntime extends Started {
   engine: Engine;
 }
@@ -33,13 +41,28 @@ export async function runtime(options: StartOptions & { env?: Record<string, str
   return Object.assign(started, { engine: await started.app.engine() });
 }
 
-/** One event a client received. */
+/**
+ * One event a client received.
+ *
+ * @example
+ * ```ts
+ * const e: Received = { event: "assistant:status", payload: { type: "agent_status", status: "started", seq: 1 } };
+ * ```
+ */
 export interface Received {
   event: string;
   payload: Record<string, any>;
 }
 
-/** A connected Socket.IO client that records every server event. */
+/**
+ * A connected Socket.IO client that records every server event.
+ *
+ * @example
+ * ```ts
+ * const a: TestClient = await client(rt.url);
+ * await a.until(completed);
+ * ```
+ */
 export interface TestClient {
   socket: Socket;
   events: Received[];
@@ -50,7 +73,14 @@ export interface TestClient {
   close(): void;
 }
 
-/** Matches the end of a turn. */
+/**
+ * Matches the end of a turn.
+ *
+ * @example
+ * ```ts
+ * await a.until(completed);
+ * ```
+ */
 export const completed = (e: Received) => e.event === "assistant:status" && e.payload.status === "completed";
 
 /**
@@ -97,7 +127,14 @@ export function client(url: string, options: Partial<ManagerOptions & SocketOpti
   });
 }
 
-/** One server-sent event. */
+/**
+ * One server-sent event, its data parsed as JSON.
+ *
+ * @example
+ * ```ts
+ * const last = (events: SseEvent[]) => events.at(-1)?.id;
+ * ```
+ */
 export interface SseEvent {
   event: string;
   data: any;
@@ -145,7 +182,14 @@ export async function readSse(response: Response, stop: (e: SseEvent) => boolean
   }
 }
 
-/** The contract's example context with the select_issue action. */
+/**
+ * The contract's example context with the select_issue action.
+ *
+ * @example
+ * ```ts
+ * await a.ask("assistant_join_session", { session_id: "s1", host_context: ISSUE_CONTEXT });
+ * ```
+ */
 export const ISSUE_CONTEXT = {
   version: 1,
   view: { name: "tasks", description: "The issue list." },
@@ -156,9 +200,23 @@ export const ISSUE_CONTEXT = {
   }],
 };
 
-/** A short pause. */
+/**
+ * A short pause.
+ *
+ * @example
+ * ```ts
+ * await sleep(50);
+ * ```
+ */
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let ids = 0;
-/** A fresh message id. */
+/**
+ * A fresh message id.
+ *
+ * @example
+ * ```ts
+ * a.ask("assistant_message", { id: mid(), session_id: "s1", content: "hi" });
+ * ```
+ */
 export const mid = () => `m${++ids}-${Date.now().toString(36)}`;
