@@ -33,7 +33,13 @@ interface Timing {
   resume: number;
 }
 
-async function post(url: string, body: unknown): Promise<any> {
+/** The fields of a chat answer the bench reads. */
+interface Answer {
+  content: string | null;
+  pending_tool_call: { call_id: string } | null;
+}
+
+async function post(url: string, body: unknown): Promise<Answer> {
   const res = await fetch(`${url}/api/chat`, {
     method: "POST",
     headers: { "content-type": "application/json" },

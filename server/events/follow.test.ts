@@ -67,12 +67,10 @@ test("a hole left by another process's late log write is filled from the log bef
       listeners.add(fn);
       return () => listeners.delete(fn);
     },
-    replay: async (_sid: string, after: number) => {
-      if (replays++ === 0) {
-        emit(event(4));
-        return [event(1), event(2)].filter((e) => e.payload.seq > after);
-      }
-      return [event(1), event(2), event(3), event(4)].filter((e) => e.payload.seq > after);
+    replay: (_sid: string, after: number) => {
+      if (replays++ === 0) emit(event(4));
+      const logged = replays === 1 ? [event(1), event(2)] : [event(1), event(2), event(3), event(4)];
+      return Promise.resolve(logged.filter((e) => e.payload.seq > after));
     },
   };
   const got: number[] = [];

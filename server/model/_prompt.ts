@@ -72,7 +72,7 @@ function outcomeText(
     case "text":
       return { ok: true, text: output.value };
     case "json":
-      return { ok: true, text: JSON.stringify(output.value) ?? "null" };
+      return { ok: true, text: JSON.stringify(withoutDisplay(output.value)) ?? "null" };
     case "error-text":
       return { ok: false, text: output.value };
     case "error-json":
@@ -87,6 +87,13 @@ function outcomeText(
     default:
       return { ok: true, text: "" };
   }
+}
+
+// `display` cards are shown to the user as cards; repeating them in prose adds nothing.
+function withoutDisplay(value: unknown): unknown {
+  if (!value || typeof value !== "object" || Array.isArray(value) || !("display" in value)) return value;
+  const { display: _display, ...rest } = value as Record<string, unknown>;
+  return rest;
 }
 
 // Long texts are fingerprinted by length, head and tail: enough to tell turns

@@ -285,3 +285,16 @@ test("tool choice none answers in text even when an action is named", async () =
   assert.equal(result.toolCalls.length, 0);
   assert.notEqual(result.text, "");
 });
+
+test("a result's display cards are left out of the offline answer", async () => {
+  const { generateText } = await import("ai");
+  const result = await generateText({
+    model: offlineModel(),
+    messages: [
+      { role: "user", content: "select issue 42" },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "select_issue", input: { number: 42 } }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "select_issue", output: { type: "json", value: { selected: 42, display: [{ title: "#42", url: "https://x.test/42" }] } } }] },
+    ],
+  });
+  assert.equal(result.text, 'Done: select_issue returned {"selected":42}.');
+});

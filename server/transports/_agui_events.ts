@@ -72,7 +72,11 @@ export class AguiRun {
           out.push({ type: EventType.REASONING_START, messageId: id });
           out.push({ type: EventType.REASONING_MESSAGE_START, messageId: id, role: "reasoning" });
         }
-        out.push({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: this.#reasoning, delta: String(p.content) });
+        out.push({
+          type: EventType.REASONING_MESSAGE_CONTENT,
+          messageId: this.#reasoning,
+          delta: String(p.content),
+        });
         break;
       }
       case "assistant:tool_call": {
@@ -80,25 +84,55 @@ export class AguiRun {
         this.#closeReasoning(out);
         const toolCallId = String(p.call_id);
         const parentMessageId = this.#lastText ?? `${this.#runId}:calls`;
-        out.push({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: String(p.tool_name), parentMessageId });
-        out.push({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta: JSON.stringify(p.arguments ?? {}) });
+        out.push({
+          type: EventType.TOOL_CALL_START,
+          toolCallId,
+          toolCallName: String(p.tool_name),
+          parentMessageId,
+        });
+        out.push({
+          type: EventType.TOOL_CALL_ARGS,
+          toolCallId,
+          delta: JSON.stringify(p.arguments ?? {}),
+        });
         out.push({ type: EventType.TOOL_CALL_END, toolCallId });
         break;
       }
       case "assistant:tool_result":
       case "assistant:tool_error": {
-        const content = event === "assistant:tool_error" ? String(p.error) : JSON.stringify(p.output ?? null);
-        out.push({ type: EventType.TOOL_CALL_RESULT, messageId: `${p.call_id}:result`, toolCallId: String(p.call_id), content, role: "tool" });
+        const content = event === "assistant:tool_error"
+          ? String(p.error)
+          : JSON.stringify(p.output ?? null);
+        out.push({
+          type: EventType.TOOL_CALL_RESULT,
+          messageId: `${p.call_id}:result`,
+          toolCallId: String(p.call_id),
+          content,
+          role: "tool",
+        });
         break;
       }
       case "assistant:final_response": {
-        const pending = p.pending_tool_call as { call_id: string; queued: string[] } | null | undefined;
+        const pending = p.pending_tool_call as
+          | { call_id: string; queued: string[] }
+          | null
+          | undefined;
         this.#pending = pending ? [pending.call_id, ...pending.queued] : [];
-        if (p.error) this.#failure = { message: String(p.error), code: p.error_type ? String(p.error_type) : undefined };
+        if (p.error) {
+          this.#failure = {
+            message: String(p.error),
+            code: p.error_type ? String(p.error_type) : undefined,
+          };
+        }
         break;
       }
       case "assistant:error":
-        if (p.type === "error") this.#failure = { message: String(p.message), code: p.error_type ? String(p.error_type) : undefined };
+        if (p.type === "error") {
+          this.#failure = {
+            message: String(p.message),
+            code: p.error_type ? String(p.error_type) : undefined,
+          };
+        }
         break;
     }
     return out;
@@ -111,12 +145,29 @@ export class AguiRun {
     this.#closeReasoning(out);
     const failed = failure ?? this.#failure;
     if (failed?.code === "cancelled") {
-      out.push({ type: EventType.RUN_FINISHED, threadId: this.#threadId, runId: this.#runId, outcome: { type: "cancelled" } });
+      out.push({
+        type: EventType.RUN_FINISHED,
+        threadId: this.#threadId,
+        runId: this.#runId,
+        outcome: { type: "cancelled" },
+      });
     } else if (failed) {
-      out.push({ type: EventType.RUN_ERROR, message: failed.message, ...(failed.code ? { code: failed.code } : {}) });
+      out.push({
+        type: EventType.RUN_ERROR,
+        message: failed.message,
+        ...(failed.code ? { code: failed.code } : {}),
+      });
     } else {
-      const outcome = { type: "success", ...(this.#pending.length ? { pendingToolCallIds: this.#pending } : {}) };
-      out.push({ type: EventType.RUN_FINISHED, threadId: this.#threadId, runId: this.#runId, outcome });
+      const outcome = {
+        type: "success",
+        ...(this.#pending.length ? { pendingToolCallIds: this.#pending } : {}),
+      };
+      out.push({
+        type: EventType.RUN_FINISHED,
+        threadId: this.#threadId,
+        runId: this.#runId,
+        outcome,
+      });
     }
     return out;
   }

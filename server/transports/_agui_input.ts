@@ -10,7 +10,13 @@
  */
 import type { ContentPart, Context, Message, RunAgentInput, Tool } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
-import { formatIssues, type HostContext, type MessageBody, parseHostContext, parseMessageBody } from "../../protocol/mod.ts";
+import {
+  formatIssues,
+  type HostContext,
+  type MessageBody,
+  parseHostContext,
+  parseMessageBody,
+} from "../../protocol/mod.ts";
 import { validationError } from "../http/errors.ts";
 import { invalid } from "./transport_error.ts";
 
@@ -30,12 +36,15 @@ export interface AguiPlan {
   continuation: boolean;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** AG-UI ids are free strings; Tether's are 1..64 characters, so longer ones are hashed to a stable short id. */
 async function shortId(id: string): Promise<string> {
   if (id.length >= 1 && id.length <= 64) return id;
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(id)));
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(id)),
+  );
   return `agui_${[...digest.slice(0, 20)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
@@ -46,15 +55,23 @@ function hostContext(input: RunAgentInput): HostContext | undefined {
   if (!state && !tools.length && !context.length) return undefined;
   const candidate: Record<string, unknown> = { version: 1, ...state };
   if (tools.length) {
-    const declared = Array.isArray(candidate.actions) ? (candidate.actions as { name?: unknown }[]) : [];
+    const declared = Array.isArray(candidate.actions)
+      ? (candidate.actions as { name?: unknown }[])
+      : [];
     const names = new Set(tools.map((t) => t.name));
     candidate.actions = [
       ...declared.filter((a) => !names.has(a.name as string)),
-      ...tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters ?? { type: "object", properties: {} } })),
+      ...tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters ?? { type: "object", properties: {} },
+      })),
     ];
   }
   if (context.length) {
-    const background: Record<string, unknown> = isObject(candidate.background) ? { ...candidate.background } : {};
+    const background: Record<string, unknown> = isObject(candidate.background)
+      ? { ...candidate.background }
+      : {};
     for (const [i, entry] of context.entries()) {
       const name = entry.description || `context ${i + 1}`;
       background[name in background ? `${name} (${i + 1})` : name] = { state: entry.value };
@@ -63,7 +80,10 @@ function hostContext(input: RunAgentInput): HostContext | undefined {
   }
   const parsed = parseHostContext(candidate);
   if (!parsed.ok) {
-    throw validationError(`${formatIssues(parsed.issues, "host_context")} (built from state, tools and context)`, parsed.issues);
+    throw validationError(
+      `${formatIssues(parsed.issues, "host_context")} (built from state, tools and context)`,
+      parsed.issues,
+    );
   }
   return parsed.value;
 }
@@ -80,7 +100,10 @@ function toolResult(message: Extract<Message, { role: "tool" }>): unknown {
   return text ? { error: message.error, content: value } : message.error;
 }
 
-function userContent(content: string | ContentPart[], index: number): { text: string; attachments: Record<string, unknown>[] } {
+function userContent(
+  content: string | ContentPart[],
+  index: number,
+): { text: string; attachments: Record<string, unknown>[] } {
   if (typeof content === "string") return { text: content, attachments: [] };
   const texts: string[] = [];
   const attachments: Record<string, unknown>[] = [];
@@ -91,13 +114,24 @@ function userContent(content: string | ContentPart[], index: number): { text: st
       continue;
     }
     if (part.type !== "image" && part.type !== "document") {
-      throw invalid(`${where}: ${part.type} parts are not supported; send text, image or document parts.`, where);
+      throw invalid(
+        `${where}: ${part.type} parts are not supported; send text, image or document parts.`,
+        where,
+      );
     }
     const { source } = part;
-    const base = { kind: part.type, purpose: "reference", ...(source.mimeType ? { media_type: source.mimeType } : {}) };
-    if (source.type === "data") attachments.push({ ...base, data_uri: `data:${source.mimeType};base64,${source.value}` });
-    else if (source.type === "url") attachments.push({ ...base, url: source.value });
-    else throw invalid(`${where}: file sources are not supported; send the ${part.type} inline (data) or by url.`, `${where}.source`);
+    const base = {
+      kind: part.type,
+      purpose: "reference",
+      ...(source.mimeType ? { media_type: source.mimeType } : {}),
+    };
+    if (source.type === "data") {
+      attachments.push({ ...base, data_uri: `data:${source.mimeType};base64,${source.value}` });
+    } else if (source.type === "url") attachments.push({ ...base, url: source.value });
+    else {throw invalid(
+        `${where}: file sources are not supported; send the ${part.type} inline (data) or by url.`,
+        `${where}.source`,
+      );}
   }
   return { text: texts.join("\n"), attachments };
 }
@@ -120,12 +154,17 @@ function canonical(raw: Record<string, unknown>): MessageBody {
 export async function planAguiRun(raw: unknown): Promise<AguiPlan> {
   const checked = RunAgentInputSchema.safeParse(raw);
   if (!checked.success) {
-    const issues = checked.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+    const issues = checked.error.issues.map((i) => ({
+      path: i.path.join("."),
+      message: i.message,
+    }));
     throw validationError(`The AG-UI RunAgentInput is invalid: ${formatIssues(issues)}`, issues);
   }
   const input = checked.data as RunAgentInput;
   const { threadId, runId, messages } = input;
-  if (threadId.length < 1 || threadId.length > 64) throw invalid("threadId is the session id and must be 1 to 64 characters.", "threadId");
+  if (threadId.length < 1 || threadId.length > 64) {
+    throw invalid("threadId is the session id and must be 1 to 64 characters.", "threadId");
+  }
   const context = hostContext(input);
   let first = messages.length;
   while (first > 0 && messages[first - 1].role === "tool") first--;
@@ -148,7 +187,10 @@ export async function planAguiRun(raw: unknown): Promise<AguiPlan> {
   const last = messages.at(-1);
   if (!last || last.role !== "user") {
     const got = last ? `a ${last.role} message` : "no messages";
-    throw invalid(`The last message must be a user message or a run of tool messages answering pending calls; got ${got}.`, "messages");
+    throw invalid(
+      `The last message must be a user message or a run of tool messages answering pending calls; got ${got}.`,
+      "messages",
+    );
   }
   const { text, attachments } = userContent(last.content, messages.length - 1);
   const body = canonical({

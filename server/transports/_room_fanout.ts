@@ -93,7 +93,9 @@ export class RoomFanout {
 
   /** Detaches a socket from every session (on disconnect). */
   detachAll(socket: Socket): void {
-    for (const sessionId of [...(this.#generation.get(socket)?.keys() ?? [])]) this.detach(socket, sessionId);
+    for (const sessionId of [...(this.#generation.get(socket)?.keys() ?? [])]) {
+      this.detach(socket, sessionId);
+    }
   }
 
   /** Stops every subscription. */
@@ -106,7 +108,10 @@ export class RoomFanout {
     let fanout = this.#sessions.get(sessionId);
     if (!fanout) {
       const room = sessionRoom(sessionId);
-      const stop = this.#hub.subscribe(sessionId, (event) => this.#nsp.local.to(room).emit(event.event, event.payload));
+      const stop = this.#hub.subscribe(
+        sessionId,
+        (event) => this.#nsp.local.to(room).emit(event.event, event.payload),
+      );
       this.#sessions.set(sessionId, fanout = { stop, members: new Set() });
     }
     return fanout;

@@ -5,6 +5,7 @@
  *
  * @module
  */
+// deno-lint-ignore-file no-explicit-any -- tests read wire payloads field by field
 import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
 import type { Engine } from "../engine.ts";
 import { type Started, type StartOptions, startNode } from "../runtime/node.ts";

@@ -94,11 +94,12 @@ export async function attachSocketIo(
   nsp.on("connection", (socket) => serveSocket(socket, engine, fanout));
   return {
     io,
-    async close() {
+    close() {
       fanout.close();
       io.of("/").disconnectSockets(true);
       nsp.disconnectSockets(true);
       io.engine.close();
+      return Promise.resolve();
     },
   };
 }

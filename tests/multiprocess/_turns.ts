@@ -6,7 +6,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import type { Received } from "./_clients.ts";
+import type { Loose, Received } from "./_clients.ts";
 
 /** One turn as a client saw it. */
 export interface SeenTurn {
@@ -14,7 +14,7 @@ export interface SeenTurn {
   names: string[];
   /** The concatenated text deltas. */
   text: string;
-  final: Record<string, any>;
+  final: Record<string, Loose>;
 }
 
 const MIDDLE = new Set(["text_delta", "thinking_delta", "tool_call", "tool_result", "tool_error"]);

@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { requireService } from "../../server/kv/store.case.ts";
 import { ISSUE_CONTEXT } from "../../server/testing/harness.ts";
-import { completed, request, type Recorder, socketClient, sse } from "./_clients.ts";
+import { completed, type Loose, request, type Recorder, socketClient, sse } from "./_clients.ts";
 import { type Proc, startCluster, stopAll } from "./_cluster.ts";
 import { dropNamespace, freshNamespace, openStore, sharedStores } from "./_stores.ts";
 import { checkTurns } from "./_turns.ts";
@@ -17,7 +17,7 @@ const LEASE_TTL_MS = 1_500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fresh = (label: string) => `mp-${label}-${crypto.randomUUID().slice(0, 8)}`;
 const chat = (p: Proc, body: unknown, timeoutMs?: number) => request(`${p.url}/api/chat`, "POST", body, timeoutMs);
-const messages = async (p: Proc, sid: string) => (await request(`${p.url}/api/sessions/${sid}/messages`)).body.messages as any[];
+const messages = async (p: Proc, sid: string) => (await request(`${p.url}/api/sessions/${sid}/messages`)).body.messages as Loose[];
 const pend = (p: Proc, sid: string) => chat(p, { session_id: sid, content: "select issue 42", host_context: ISSUE_CONTEXT });
 const answer = (sid: string, callId: string, result: unknown = { selected: 42 }) => ({ session_id: sid, content: "", tool_call_id: callId, tool_result: result });
 
@@ -62,7 +62,7 @@ function sharedSuite(kind: string, url: string): void {
       assert.deepEqual(stored.map((m) => m.role), ["user", "assistant"]);
       assert.equal(stored[1].content, "Selected issue 42 on B.", "the model resumed exactly once");
       assert.equal(stored[1].status, "completed");
-      assert.deepEqual(stored[1].tool_calls.map((c: any) => [c.status, c.result]), [["completed", { selected: 42 }]]);
+      assert.deepEqual(stored[1].tool_calls.map((c: Loose) => [c.status, c.result]), [["completed", { selected: 42 }]]);
       assert.equal((await request(`${a.url}/api/sessions/${sid}`)).body.pending_action, null);
     }));
 
@@ -78,7 +78,7 @@ function sharedSuite(kind: string, url: string): void {
       assert.equal(answers.filter((r) => r.status === 409 && r.body.error?.type === "session_error").length, 99);
       const stored = await messages(b, sid);
       assert.deepEqual(stored.map((m) => m.role), ["user", "assistant"]);
-      assert.deepEqual(stored[1].tool_calls.map((c: any) => c.result), [{ n: won[0] }], "the stored result is the winner's");
+      assert.deepEqual(stored[1].tool_calls.map((c: Loose) => c.result), [{ n: won[0] }], "the stored result is the winner's");
       assert.equal(stored[1].content, `Selected issue 42 on ${won[0] % 2 ? "B" : "A"}.`, "the model resumed exactly once");
     }));
 
@@ -151,7 +151,7 @@ function sharedSuite(kind: string, url: string): void {
         assert.ok(answeredAt >= expiresAt - 50, `B ran the session ${expiresAt - answeredAt} ms before A's lease expired`);
         const stored = await messages(b, sid);
         assert.deepEqual(stored.map((m) => m.role), ["user", "assistant", "user", "assistant"]);
-        assert.deepEqual(stored[1].tool_calls.map((c: any) => [c.tool_name, c.status]), [["wait_forever", "unknown"]]);
+        assert.deepEqual(stored[1].tool_calls.map((c: Loose) => [c.tool_name, c.status]), [["wait_forever", "unknown"]]);
         assert.notEqual(stored[1].status, "running");
         assert.equal(stored[3].status, "completed");
       } finally {
