@@ -1,3 +1,4 @@
+import process from "node:process";
 /**
  * The runtime's own overhead per turn and per host-call round trip, against
  * the same scripted model called directly through the AI SDK, for the memory
@@ -83,4 +84,4 @@ export async function benchCore(): Promise<void> {
   }
 }
 
-if (import.meta.main ?? process.argv[1]?.endsWith("core.ts")) await benchCore();
+if (process.argv[1]?.endsWith("core.ts")) await benchCore();

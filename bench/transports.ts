@@ -19,30 +19,48 @@ const SAMPLES = 200;
 
 const connect = (url: string) =>
   new Promise<Socket>((resolve, reject) => {
-    const socket = io(`${url}/assistant`, { transports: ["websocket"], reconnection: false, forceNew: true });
+    const socket = io(`${url}/assistant`, {
+      transports: ["websocket"],
+      reconnection: false,
+      forceNew: true,
+    });
     socket.once("connect", () => resolve(socket));
     socket.once("connect_error", reject);
   });
 
 /** Sends one message per turn to a session `clients` sockets joined; returns events/s delivered over `turns` turns. */
-async function fanOut(url: string, clients: number, turns: number): Promise<{ rate: number; perTurn: number; seconds: number }> {
+async function fanOut(
+  url: string,
+  clients: number,
+  turns: number,
+): Promise<{ rate: number; perTurn: number; seconds: number }> {
   const sockets = await Promise.all(Array.from({ length: clients }, () => connect(url)));
   const session = `fan-${clients}`;
-  await Promise.all(sockets.map((s) => s.timeout(10_000).emitWithAck("assistant_join_session", { session_id: session })));
+  await Promise.all(
+    sockets.map((s) =>
+      s.timeout(10_000).emitWithAck("assistant_join_session", { session_id: session })
+    ),
+  );
   let received = 0;
   let onDone = () => {};
   let finished = 0;
   for (const s of sockets) {
     s.onAny((name: string, payload: { status?: string }) => {
       received++;
-      if (name === "assistant:status" && payload.status === "completed" && ++finished === clients) onDone();
+      if (name === "assistant:status" && payload.status === "completed" && ++finished === clients) {
+        onDone();
+      }
     });
   }
   const turn = () =>
     new Promise<void>((resolve) => {
       finished = 0;
       onDone = resolve;
-      sockets[0].emit("assistant_message", { id: crypto.randomUUID(), session_id: session, content: "go" });
+      sockets[0].emit("assistant_message", {
+        id: crypto.randomUUID(),
+        session_id: session,
+        content: "go",
+      });
     });
   await turn(); // warm-up
   received = 0;
@@ -62,7 +80,10 @@ async function firstTextSocket(url: string, n: number): Promise<number[]> {
     const t0 = performance.now();
     await new Promise<void>((resolve) => {
       let first = 0;
-      const on = (name: string, payload: { session_id?: string; status?: string; seq?: number }) => {
+      const on = (
+        name: string,
+        payload: { session_id?: string; status?: string; seq?: number },
+      ) => {
         if (!first && name === "assistant:text_delta") first = performance.now();
         if (name === "assistant:status" && payload.status === "completed") {
           socket.offAny(on);
@@ -71,7 +92,11 @@ async function firstTextSocket(url: string, n: number): Promise<number[]> {
         }
       };
       socket.onAny(on);
-      socket.emit("assistant_message", { id: crypto.randomUUID(), session_id: session, content: "hi" });
+      socket.emit("assistant_message", {
+        id: crypto.randomUUID(),
+        session_id: session,
+        content: "hi",
+      });
     });
   }
   socket.close();
@@ -119,19 +144,34 @@ export async function benchTransports(): Promise<void> {
   const many = await fanOut(fan.url, CLIENTS, 2);
   const one = await fanOut(fan.url, 1, 4);
   await fan.close();
-  const lat = await startNode({ port: 0, env: { STORE__URL: "memory:" }, model: scriptedModel([{ text: "Hello there." }]), warn: () => {} });
+  const lat = await startNode({
+    port: 0,
+    env: { STORE__URL: "memory:" },
+    model: scriptedModel([{ text: "Hello there." }]),
+    warn: () => {},
+  });
   const sio = await firstTextSocket(lat.url, SAMPLES);
   const sse = await firstTextSse(lat.url, SAMPLES);
   await lat.close();
   const rate = (r: { rate: number; perTurn: number; seconds: number }, clients: number) =>
-    `${Math.round(r.rate).toLocaleString("en")} events/s (${Math.round(r.perTurn)} events per turn × ${clients} clients, ${r.seconds.toFixed(2)} s)`;
+    `${Math.round(r.rate).toLocaleString("en")} events/s (${
+      Math.round(r.perTurn)
+    } events per turn × ${clients} client${clients === 1 ? "" : "s"}, ${r.seconds.toFixed(2)} s)`;
   console.log("\n## Live transports (loopback, scripted model, clients in the same process)\n");
   table(["what", "figure"], [
     [`Socket.IO fan-out, ${CLIENTS} clients on one session`, rate(many, CLIENTS)],
     ["Socket.IO fan-out, 1 client (engine-bound)", rate(one, 1)],
-    ["message to first text event, Socket.IO", `p50 ${ms(percentile(sio, 50))}, p99 ${ms(percentile(sio, 99))} (${SAMPLES} messages)`],
-    ["message to first text event, SSE", `p50 ${ms(percentile(sse, 50))}, p99 ${ms(percentile(sse, 99))} (${SAMPLES} messages)`],
+    [
+      "message to first text event, Socket.IO",
+      `p50 ${ms(percentile(sio, 50))}, p99 ${ms(percentile(sio, 99))} (${SAMPLES} messages)`,
+    ],
+    [
+      "message to first text event, SSE",
+      `p50 ${ms(percentile(sse, 50))}, p99 ${ms(percentile(sse, 99))} (${SAMPLES} messages)`,
+    ],
   ]);
 }
 
-if ((import.meta as { main?: boolean }).main ?? process.argv[1]?.endsWith("transports.ts")) await benchTransports();
+if ((import.meta as { main?: boolean }).main ?? process.argv[1]?.endsWith("transports.ts")) {
+  await benchTransports();
+}

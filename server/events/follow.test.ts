@@ -29,7 +29,13 @@ test("concurrent publishes get distinct increasing seqs, delivered live in seq o
   const hub = new EventHub(memoryStore(), 1_000);
   const live: number[] = [];
   const stop = hub.subscribe("c", (e) => live.push(e.payload.seq));
-  await Promise.all(Array.from({ length: 30 }, (_, i) => hub.publish("c", "assistant:text_delta", { type: "text_delta", content: String(i) })));
+  await Promise.all(
+    Array.from(
+      { length: 30 },
+      (_, i) =>
+        hub.publish("c", "assistant:text_delta", { type: "text_delta", content: String(i) }),
+    ),
+  );
   stop();
   assert.deepEqual(live, Array.from({ length: 30 }, (_, i) => i + 1));
   assert.deepEqual((await hub.replay("c", 25)).map((e) => e.payload.seq), [26, 27, 28, 29, 30]);
@@ -53,11 +59,18 @@ test("the log keeps about the last LIMITS__EVENT_LOG_SIZE events; a resume from 
   const kept = (await hub.replay("b", 0)).map((e) => e.payload.seq);
   assert.ok(kept.length >= 100 && kept.length <= 150, `kept ${kept.length}`);
   assert.equal(kept.at(-1), 300);
-  assert.deepEqual(kept, Array.from({ length: kept.length }, (_, i) => 301 - kept.length + i), "a contiguous tail");
+  assert.deepEqual(
+    kept,
+    Array.from({ length: kept.length }, (_, i) => 301 - kept.length + i),
+    "a contiguous tail",
+  );
 });
 
 test("a hole left by another process's late log write is filled from the log before going live", async () => {
-  const event = (seq: number) => ({ event: "assistant:text_delta", payload: { type: "text_delta", seq } });
+  const event = (seq: number) => ({
+    event: "assistant:text_delta",
+    payload: { type: "text_delta", seq },
+  });
   const listeners = new Set<(e: ReturnType<typeof event>) => void>();
   const emit = (e: ReturnType<typeof event>) => listeners.forEach((fn) => fn(e));
   let replays = 0;
@@ -69,7 +82,9 @@ test("a hole left by another process's late log write is filled from the log bef
     },
     replay: (_sid: string, after: number) => {
       if (replays++ === 0) emit(event(4));
-      const logged = replays === 1 ? [event(1), event(2)] : [event(1), event(2), event(3), event(4)];
+      const logged = replays === 1
+        ? [event(1), event(2)]
+        : [event(1), event(2), event(3), event(4)];
       return Promise.resolve(logged.filter((e) => e.payload.seq > after));
     },
   };

@@ -42,7 +42,12 @@ export interface CatchUpTarget {
  * });
  * ```
  */
-export async function catchUp(hub: EventHub, sessionId: string, after: number, target: CatchUpTarget): Promise<number> {
+export async function catchUp(
+  hub: EventHub,
+  sessionId: string,
+  after: number,
+  target: CatchUpTarget,
+): Promise<number> {
   const buffer: SessionEvent[] = [];
   const stop = hub.subscribe(sessionId, (event) => buffer.push(event));
   try {

@@ -54,6 +54,7 @@ export class EventHub {
   #seq = new Map<string, Promise<number>>();
   #pending = new Map<string, SessionEvent[]>();
   #writes = new Map<string, Promise<void>>();
+  #sends = new Map<string, Promise<void>>();
   #unsubscribe: (() => Promise<void>) | null = null;
 
   /** `shared`: the store is shared with other processes, so events are published through it too. */
@@ -77,7 +78,7 @@ export class EventHub {
 
   /** Stops receiving other processes' events and waits for every log write. */
   async stop(): Promise<void> {
-    await Promise.all([...this.#writes.values()]);
+    await Promise.all([...this.#writes.values(), ...this.#sends.values()]);
     await this.#unsubscribe?.();
     this.#unsubscribe = null;
   }
@@ -90,8 +91,15 @@ export class EventHub {
     this.#append(sessionId, full);
     if (this.#shared) {
       const wire: Wire = { origin: this.#origin, session: sessionId, event: full };
-      this.#store.publish(EVENTS_CHANNEL, wire).catch(() => {
-        // Other processes' clients can still resume from the log.
+      // One publish at a time per session: a pooled store (Postgres) would otherwise reorder them.
+      const sent = (this.#sends.get(sessionId) ?? Promise.resolve())
+        .then(() => this.#store.publish(EVENTS_CHANNEL, wire))
+        .catch(() => {
+          // Other processes' clients can still resume from the log.
+        });
+      this.#sends.set(sessionId, sent);
+      sent.then(() => {
+        if (this.#sends.get(sessionId) === sent) this.#sends.delete(sessionId);
       });
     }
     return full;
@@ -127,7 +135,9 @@ export class EventHub {
 
   /** Waits until every logged event of a session is written. */
   async flush(sessionId: string): Promise<void> {
-    while (this.#writes.has(sessionId)) await this.#writes.get(sessionId);
+    while (this.#writes.has(sessionId) || this.#sends.has(sessionId)) {
+      await Promise.all([this.#writes.get(sessionId), this.#sends.get(sessionId)]);
+    }
   }
 
   /** Forgets a session's counters and log. */

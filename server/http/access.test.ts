@@ -5,7 +5,9 @@ import { client, completed, mid, readSse, runtime } from "../transports/_test_ki
 
 const JSON_HEADERS = { "content-type": "application/json" };
 
-async function refused(promise: Promise<unknown>): Promise<{ message: string; data?: { type: string } }> {
+async function refused(
+  promise: Promise<unknown>,
+): Promise<{ message: string; data?: { type: string } }> {
   try {
     await promise;
   } catch (error) {
@@ -17,11 +19,22 @@ async function refused(promise: Promise<unknown>): Promise<{ message: string; da
 test("with ACCESS__TOKEN, HTTP needs the bearer token and Socket.IO needs auth.token", async () => {
   const rt = await runtime({ env: { ACCESS__TOKEN: "s3cret" } });
   const body = JSON.stringify({ id: mid(), session_id: "tok", content: "hi" });
-  assert.equal((await fetch(`${rt.url}/api/chat`, { method: "POST", headers: JSON_HEADERS, body })).status, 401);
-  const wrong = await fetch(`${rt.url}/api/chat`, { method: "POST", headers: { ...JSON_HEADERS, authorization: "Bearer nope" }, body });
+  assert.equal(
+    (await fetch(`${rt.url}/api/chat`, { method: "POST", headers: JSON_HEADERS, body })).status,
+    401,
+  );
+  const wrong = await fetch(`${rt.url}/api/chat`, {
+    method: "POST",
+    headers: { ...JSON_HEADERS, authorization: "Bearer nope" },
+    body,
+  });
   assert.equal(wrong.status, 401);
   assert.match((await wrong.json()).error.message, /bearer token/);
-  const right = await fetch(`${rt.url}/api/chat`, { method: "POST", headers: { ...JSON_HEADERS, authorization: "Bearer s3cret" }, body });
+  const right = await fetch(`${rt.url}/api/chat`, {
+    method: "POST",
+    headers: { ...JSON_HEADERS, authorization: "Bearer s3cret" },
+    body,
+  });
   assert.equal(right.status, 200);
   assert.equal((await fetch(`${rt.url}/api/sessions/tok/events?after=0`)).status, 401);
   for (const auth of [undefined, { token: "nope" }]) {
@@ -36,21 +49,40 @@ test("with ACCESS__TOKEN, HTTP needs the bearer token and Socket.IO needs auth.t
 });
 
 test("in header mode a session belongs to its creator: every route and event refuses another principal", async () => {
-  const rt = await runtime({ env: { ACCESS__MODE: "header" }, model: scriptedModel([{ text: "private answer" }]) });
+  const rt = await runtime({
+    env: { ACCESS__MODE: "header" },
+    model: scriptedModel([{ text: "private answer" }]),
+  });
   const ann = { "x-tether-principal": "ann" };
   const bob = { "x-tether-principal": "bob" };
-  const call = (path: string, init: RequestInit & { headers: Record<string, string> }) => fetch(`${rt.url}${path}`, init);
-  assert.equal((await call("/api/chat", { method: "POST", headers: JSON_HEADERS, body: "{}" })).status, 401);
-  const first = await call("/api/chat", { method: "POST", headers: { ...JSON_HEADERS, ...ann }, body: JSON.stringify({ id: mid(), session_id: "own", content: "hi" }) });
+  const call = (path: string, init: RequestInit & { headers: Record<string, string> }) =>
+    fetch(`${rt.url}${path}`, init);
+  assert.equal(
+    (await call("/api/chat", { method: "POST", headers: JSON_HEADERS, body: "{}" })).status,
+    401,
+  );
+  const first = await call("/api/chat", {
+    method: "POST",
+    headers: { ...JSON_HEADERS, ...ann },
+    body: JSON.stringify({ id: mid(), session_id: "own", content: "hi" }),
+  });
   assert.equal(first.status, 200);
   const message = JSON.stringify({ id: mid(), session_id: "own", content: "mine now" });
-  const agui = JSON.stringify({ threadId: "own", runId: "r", messages: [{ id: "u", role: "user", content: "hi" }] });
+  const agui = JSON.stringify({
+    threadId: "own",
+    runId: "r",
+    messages: [{ id: "u", role: "user", content: "hi" }],
+  });
   const attempts: [string, RequestInit & { headers: Record<string, string> }][] = [
     ["/api/sessions/own", { headers: bob }],
     ["/api/sessions/own/messages", { headers: bob }],
     ["/api/sessions/own/events?after=0", { headers: bob }],
     ["/api/chat", { method: "POST", headers: { ...JSON_HEADERS, ...bob }, body: message }],
-    ["/api/chat", { method: "POST", headers: { ...JSON_HEADERS, ...bob, accept: "text/event-stream" }, body: message }],
+    ["/api/chat", {
+      method: "POST",
+      headers: { ...JSON_HEADERS, ...bob, accept: "text/event-stream" },
+      body: message,
+    }],
     ["/api/chat/own/cancel", { method: "POST", headers: bob }],
     ["/api/agui", { method: "POST", headers: { ...JSON_HEADERS, ...bob }, body: agui }],
     ["/api/sessions/own", { method: "DELETE", headers: bob }],
@@ -60,23 +92,32 @@ test("in header mode a session belongs to its creator: every route and event ref
     assert.equal(res.status, 403, `${init.method ?? "GET"} ${path}`);
     assert.equal((await res.json()).error.type, "forbidden");
   }
-  const admin = await call("/api/sessions/own", { headers: { "x-tether-principal": "root", "x-tether-roles": "admin" } });
+  const admin = await call("/api/sessions/own", {
+    headers: { "x-tether-principal": "root", "x-tether-roles": "admin" },
+  });
   assert.equal(admin.status, 200);
 
   const b = await client(rt.url, { extraHeaders: bob });
-  for (const [event, payload] of [
-    ["assistant_join_session", { session_id: "own" }],
-    ["assistant_join_session", { session_id: "own", after: 0 }],
-    ["assistant_message", { id: mid(), session_id: "own", content: "hi" }],
-    ["assistant_cancel", { session_id: "own" }],
-  ] as const) {
+  for (
+    const [event, payload] of [
+      ["assistant_join_session", { session_id: "own" }],
+      ["assistant_join_session", { session_id: "own", after: 0 }],
+      ["assistant_message", { id: mid(), session_id: "own", content: "hi" }],
+      ["assistant_cancel", { session_id: "own" }],
+    ] as const
+  ) {
     const answer = await b.ask(event, payload);
     assert.equal(answer.error?.type, "forbidden", `${event} ${JSON.stringify(payload)}`);
   }
   const a = await client(rt.url, { extraHeaders: ann });
   await a.ask("assistant_message", { id: mid(), session_id: "own", content: "again" });
   await a.until(completed);
-  assert.deepEqual(b.events.map((e) => e.payload.type), ["forbidden", "forbidden", "forbidden", "forbidden"], "bob saw none of ann's events");
+  assert.deepEqual(b.events.map((e) => e.payload.type), [
+    "forbidden",
+    "forbidden",
+    "forbidden",
+    "forbidden",
+  ], "bob saw none of ann's events");
   a.close();
   b.close();
   await rt.close();
@@ -93,7 +134,11 @@ test("a host-supplied authenticate function decides for HTTP and Socket.IO, and 
     } as never,
   });
   const post = (headers: Record<string, string>) =>
-    fetch(`${rt.url}/api/chat`, { method: "POST", headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify({ id: mid(), session_id: "fn", content: "hi" }) });
+    fetch(`${rt.url}/api/chat`, {
+      method: "POST",
+      headers: { ...JSON_HEADERS, ...headers },
+      body: JSON.stringify({ id: mid(), session_id: "fn", content: "hi" }),
+    });
   assert.equal((await post({})).status, 401);
   assert.equal((await post({ "x-user": "boom" })).status, 401);
   assert.equal((await post({ "x-user": "cy" })).status, 200);
@@ -108,7 +153,11 @@ test("a host-supplied authenticate function decides for HTTP and Socket.IO, and 
 test("state changes and Socket.IO connections from an Origin outside the allow-list are refused", async () => {
   const rt = await runtime({ model: scriptedModel([{ text: "ok" }]) });
   const post = (origin: string) =>
-    fetch(`${rt.url}/api/chat`, { method: "POST", headers: { ...JSON_HEADERS, origin }, body: JSON.stringify({ id: mid(), session_id: "or", content: "hi" }) });
+    fetch(`${rt.url}/api/chat`, {
+      method: "POST",
+      headers: { ...JSON_HEADERS, origin },
+      body: JSON.stringify({ id: mid(), session_id: "or", content: "hi" }),
+    });
   const evil = await post("https://evil.example");
   assert.equal(evil.status, 403);
   assert.match((await evil.json()).error.message, /ACCESS__CORS_ORIGINS/);
@@ -119,12 +168,22 @@ test("state changes and Socket.IO connections from an Origin outside the allow-l
   }
   const preflight = await fetch(`${rt.url}/api/chat`, {
     method: "OPTIONS",
-    headers: { origin: "http://localhost:5173", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+    headers: {
+      origin: "http://localhost:5173",
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "content-type",
+    },
   });
   assert.equal(preflight.status, 204);
   assert.equal(preflight.headers.get("access-control-allow-origin"), "http://localhost:5173");
-  assert.equal((await fetch(`${rt.url}/api/sessions/or`, { headers: { origin: "https://evil.example" } })).headers.get("access-control-allow-origin"), null);
-  const refusal = await refused(client(rt.url, { extraHeaders: { origin: "https://evil.example" } }));
+  assert.equal(
+    (await fetch(`${rt.url}/api/sessions/or`, { headers: { origin: "https://evil.example" } }))
+      .headers.get("access-control-allow-origin"),
+    null,
+  );
+  const refusal = await refused(
+    client(rt.url, { extraHeaders: { origin: "https://evil.example" } }),
+  );
   assert.equal(refusal.data?.type, "forbidden");
   assert.match(refusal.message, /evil\.example/);
   const ok = await client(rt.url, { extraHeaders: { origin: "http://localhost:5173" } });
@@ -132,7 +191,11 @@ test("state changes and Socket.IO connections from an Origin outside the allow-l
   await rt.close();
 
   const custom = await runtime({ env: { ACCESS__CORS_ORIGINS: "https://app.example" } });
-  assert.equal((await refused(client(custom.url, { extraHeaders: { origin: "http://localhost:5173" } }))).data?.type, "forbidden");
+  assert.equal(
+    (await refused(client(custom.url, { extraHeaders: { origin: "http://localhost:5173" } }))).data
+      ?.type,
+    "forbidden",
+  );
   const app = await client(custom.url, { extraHeaders: { origin: "https://app.example" } });
   app.close();
   const sse = await fetch(`${custom.url}/api/chat`, {

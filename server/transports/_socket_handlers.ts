@@ -8,7 +8,13 @@
  * @module
  */
 import type { Socket } from "socket.io";
-import { CLIENT_EVENTS, formatIssues, parseCancelSession, parseJoinSession, parseMessageBody } from "../../protocol/mod.ts";
+import {
+  CLIENT_EVENTS,
+  formatIssues,
+  parseCancelSession,
+  parseJoinSession,
+  parseMessageBody,
+} from "../../protocol/mod.ts";
 import type { Engine } from "../engine.ts";
 import { validationError } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
@@ -92,14 +98,23 @@ export function serveSocket(socket: Socket, engine: Engine, fanout: RoomFanout):
   handle(CLIENT_EVENTS.cancel, async (raw) => {
     const parsed = parseCancelSession(raw);
     if (!parsed.ok) throw validationError(formatIssues(parsed.issues), parsed.issues);
-    return { session_id: parsed.value.session_id, ...(await engine.cancel(principal, parsed.value.session_id)) };
+    return {
+      session_id: parsed.value.session_id,
+      ...(await engine.cancel(principal, parsed.value.session_id)),
+    };
   });
 
   socket.onAny((name: string, ...list: unknown[]) => {
     if (KNOWN.has(name)) return;
     const [raw, ack] = args(list);
     const known = [...KNOWN].join(", ");
-    const payload = transportError(invalid(`The event ${JSON.stringify(name)} is not known here; send one of ${known}.`, "event"), sessionOf(raw));
+    const payload = transportError(
+      invalid(
+        `The event ${JSON.stringify(name)} is not known here; send one of ${known}.`,
+        "event",
+      ),
+      sessionOf(raw),
+    );
     socket.emit("assistant:error", payload);
     ack?.({ ok: false, error: payload });
   });

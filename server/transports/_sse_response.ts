@@ -51,7 +51,9 @@ export const SSE_HEADERS = {
  * });
  * ```
  */
-export function sseResponse(start: (sink: SseSink, signal: AbortSignal) => void | Promise<void>): Response {
+export function sseResponse(
+  start: (sink: SseSink, signal: AbortSignal) => void | Promise<void>,
+): Response {
   const gone = new AbortController();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let closed = false;

@@ -8,7 +8,7 @@
 // deno-lint-ignore-file no-explicit-any -- tests read wire payloads field by field
 import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
 import type { Engine } from "../engine.ts";
-import { type Started, type StartOptions, startNode } from "../runtime/node.ts";
+import { type Started, startNode, type StartOptions } from "../runtime/node.ts";
 
 /**
  * A runtime under test, on 127.0.0.1 with a memory store.
@@ -32,7 +32,9 @@ export interface TestRuntime extends Started {
  * await rt.close();
  * ```
  */
-export async function runtime(options: StartOptions & { env?: Record<string, string> } = {}): Promise<TestRuntime> {
+export async function runtime(
+  options: StartOptions & { env?: Record<string, string> } = {},
+): Promise<TestRuntime> {
   const started = await startNode({
     port: 0,
     warn: () => {},
@@ -82,7 +84,8 @@ export interface TestClient {
  * await a.until(completed);
  * ```
  */
-export const completed = (e: Received) => e.event === "assistant:status" && e.payload.status === "completed";
+export const completed = (e: Received) =>
+  e.event === "assistant:status" && e.payload.status === "completed";
 
 /**
  * Connects a Socket.IO client to `/assistant`; rejects with the `connect_error` when refused.
@@ -93,8 +96,16 @@ export const completed = (e: Received) => e.event === "assistant:status" && e.pa
  * await a.ask("assistant_join_session", { session_id: "s1" });
  * ```
  */
-export function client(url: string, options: Partial<ManagerOptions & SocketOptions> = {}): Promise<TestClient> {
-  const socket = io(`${url}/assistant`, { transports: ["websocket"], reconnection: false, forceNew: true, ...options });
+export function client(
+  url: string,
+  options: Partial<ManagerOptions & SocketOptions> = {},
+): Promise<TestClient> {
+  const socket = io(`${url}/assistant`, {
+    transports: ["websocket"],
+    reconnection: false,
+    forceNew: true,
+    ...options,
+  });
   const events: Received[] = [];
   const waiters = new Set<() => void>();
   socket.onAny((event: string, payload: Record<string, any>) => {
@@ -112,12 +123,19 @@ export function client(url: string, options: Partial<ManagerOptions & SocketOpti
       };
       const timer = setTimeout(() => {
         waiters.delete(check);
-        reject(new Error(`timed out; received ${events.map((e) => `${e.event}:${e.payload.seq ?? e.payload.type}`).join(" ")}`));
+        reject(
+          new Error(
+            `timed out; received ${
+              events.map((e) => `${e.event}:${e.payload.seq ?? e.payload.type}`).join(" ")
+            }`,
+          ),
+        );
       }, timeoutMs);
       waiters.add(check);
       check();
     });
-  const ask = (event: string, payload?: unknown) => socket.timeout(10_000).emitWithAck(event, payload);
+  const ask = (event: string, payload?: unknown) =>
+    socket.timeout(10_000).emitWithAck(event, payload);
   const api: TestClient = { socket, events, until, ask, close: () => socket.close() };
   return new Promise((resolve, reject) => {
     socket.once("connect", () => resolve(api));
@@ -150,7 +168,10 @@ export interface SseEvent {
  * const events = await readSse(await fetch(url, { headers: { accept: "text/event-stream" } }));
  * ```
  */
-export async function readSse(response: Response, stop: (e: SseEvent) => boolean = () => false): Promise<SseEvent[]> {
+export async function readSse(
+  response: Response,
+  stop: (e: SseEvent) => boolean = () => false,
+): Promise<SseEvent[]> {
   const out: SseEvent[] = [];
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
@@ -197,7 +218,11 @@ export const ISSUE_CONTEXT = {
   actions: [{
     name: "select_issue",
     description: "Select an issue in the list.",
-    parameters: { type: "object", properties: { number: { type: "integer" } }, required: ["number"] },
+    parameters: {
+      type: "object",
+      properties: { number: { type: "integer" } },
+      required: ["number"],
+    },
   }],
 };
 

@@ -26,12 +26,16 @@ export interface TurnFollower {
   /** Whether the message was steering taken by the live turn. */
   steered: boolean;
   /** Delivers the buffered events, then each new one, up to and including `status completed`. */
-  pipe(listener: (event: SessionEvent) => void, onEnd: (failure: { error: unknown } | null) => void): void;
+  pipe(
+    listener: (event: SessionEvent) => void,
+    onEnd: (failure: { error: unknown } | null) => void,
+  ): void;
   /** Stops following (the turn itself goes on). */
   stop(): void;
 }
 
-const isStatus = (e: SessionEvent, status: string) => e.event === "assistant:status" && e.payload.status === status;
+const isStatus = (e: SessionEvent, status: string) =>
+  e.event === "assistant:status" && e.payload.status === status;
 
 /**
  * Dispatches a message and resolves once its turn started; rejects with the refusal when it was refused before that.
@@ -42,7 +46,11 @@ const isStatus = (e: SessionEvent, status: string) => e.event === "assistant:sta
  * turn.pipe((e) => console.log(e.event), () => console.log("done"));
  * ```
  */
-export async function followTurn(engine: Engine, principal: Principal, body: MessageBody): Promise<TurnFollower> {
+export async function followTurn(
+  engine: Engine,
+  principal: Principal,
+  body: MessageBody,
+): Promise<TurnFollower> {
   let streaming = false;
   let done = false; // `completed` was seen, or the run settled without one
   let ended = false;

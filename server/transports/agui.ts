@@ -40,7 +40,11 @@ async function inRuntimeOrder(engine: Engine, bodies: MessageBody[]): Promise<Me
  * app.post("/api/agui", async (c) => runAgui(engine, principal, await c.req.json()));
  * ```
  */
-export async function runAgui(engine: Engine, principal: Principal, raw: unknown): Promise<Response> {
+export async function runAgui(
+  engine: Engine,
+  principal: Principal,
+  raw: unknown,
+): Promise<Response> {
   const plan = await planAguiRun(raw);
   const sid = plan.threadId;
   await assertMayUse(engine, principal, sid);

@@ -39,7 +39,11 @@ export type Dispatched =
  * await assertMayUse(engine, principal, "s1");
  * ```
  */
-export async function assertMayUse(engine: Engine, principal: Principal, sessionId: string): Promise<boolean> {
+export async function assertMayUse(
+  engine: Engine,
+  principal: Principal,
+  sessionId: string,
+): Promise<boolean> {
   const entry = await engine.repo.record(sessionId);
   if (entry && !mayAccess(principal, entry.value.owner_id)) throw forbidden(sessionId);
   return entry !== null;
@@ -64,10 +68,16 @@ export async function dispatchMessage(
   const sid = body.session_id;
   if (body.message_type === "steering") {
     if (body.output_mode === "host_tools") {
-      throw invalid("Steering is not available for host_tools decisions; send a standard message with output_mode host_tools instead.", "message_type");
+      throw invalid(
+        "Steering is not available for host_tools decisions; send a standard message with output_mode host_tools instead.",
+        "message_type",
+      );
     }
     if (body.tool_call_id !== undefined) {
-      throw invalid("A continuation cannot be steering; send the tool result with message_type standard.", "message_type");
+      throw invalid(
+        "A continuation cannot be steering; send the tool result with message_type standard.",
+        "message_type",
+      );
     }
     if (!body.content.trim()) throw invalid("A steering message needs text in content.", "content");
   }
@@ -78,7 +88,11 @@ export async function dispatchMessage(
       return { steered: true };
     }
     // Idle: the steering text becomes a turn of its own (the engine takes only standard messages).
-    return { steered: false, promoted: true, run: engine.chat(principal, { ...body, message_type: "standard" }) };
+    return {
+      steered: false,
+      promoted: true,
+      run: engine.chat(principal, { ...body, message_type: "standard" }),
+    };
   }
   // With a shared store the live turn may run in another process: cancel asks its lease holder.
   const liveSomewhere = engine.isLive(sid) || (exists && isShared(engine.store));

@@ -1,9 +1,20 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { scriptedModel } from "../testing/scripted_model.ts";
-import { client, completed, ISSUE_CONTEXT, mid, type Received, runtime, sleep } from "./_test_kit.ts";
+import {
+  client,
+  completed,
+  ISSUE_CONTEXT,
+  mid,
+  type Received,
+  runtime,
+  sleep,
+} from "./_test_kit.ts";
 
-const names = (events: Received[]) => events.map((e) => e.event === "assistant:status" ? `status:${e.payload.status}` : e.event.slice(10));
+const names = (events: Received[]) =>
+  events.map((e) =>
+    e.event === "assistant:status" ? `status:${e.payload.status}` : e.event.slice(10)
+  );
 
 test("a text turn arrives in order with seq on every event and type in every payload", async () => {
   const rt = await runtime({ model: scriptedModel([{ text: "Hello there friend." }]) });
@@ -14,28 +25,62 @@ test("a text turn arrives in order with seq on every event and type in every pay
   assert.equal(answer.ok, true);
   assert.equal(answer.content, "Hello there friend.");
   await a.until(completed);
-  assert.deepEqual(names(a.events), ["status:started", "text_delta", "text_delta", "text_delta", "final_response", "status:completed"]);
+  assert.deepEqual(names(a.events), [
+    "status:started",
+    "text_delta",
+    "text_delta",
+    "text_delta",
+    "final_response",
+    "status:completed",
+  ]);
   assert.deepEqual(a.events.map((e) => e.payload.seq), [1, 2, 3, 4, 5, 6]);
-  assert.deepEqual(a.events.map((e) => e.payload.type), ["agent_status", "text_delta", "text_delta", "text_delta", "final_response", "agent_status"]);
+  assert.deepEqual(a.events.map((e) => e.payload.type), [
+    "agent_status",
+    "text_delta",
+    "text_delta",
+    "text_delta",
+    "final_response",
+    "agent_status",
+  ]);
   assert.equal(a.events[4].payload.content, "Hello there friend.");
   a.close();
   await rt.close();
 });
 
 test("a host-call turn ends with tool_call host, final_response pending_tool_call, status completed", async () => {
-  const rt = await runtime({ model: scriptedModel([{ calls: [{ name: "select_issue", args: { number: 42 } }] }, { text: "Selected." }]) });
+  const rt = await runtime({
+    model: scriptedModel([{ calls: [{ name: "select_issue", args: { number: 42 } }] }, {
+      text: "Selected.",
+    }]),
+  });
   const a = await client(rt.url);
   await a.ask("assistant_join_session", { session_id: "h1", host_context: ISSUE_CONTEXT });
   await a.ask("assistant_message", { id: mid(), session_id: "h1", content: "select 42" });
-  assert.deepEqual(names(a.events), ["status:started", "tool_call", "final_response", "status:completed"]);
+  assert.deepEqual(names(a.events), [
+    "status:started",
+    "tool_call",
+    "final_response",
+    "status:completed",
+  ]);
   const [, call, final] = a.events;
   assert.equal(call.payload.category, "host");
   assert.equal(final.payload.pending_tool_call.call_id, call.payload.call_id);
   assert.deepEqual(final.payload.pending_tool_call.arguments, { number: 42 });
   a.events.length = 0;
-  const done = await a.ask("assistant_message", { id: mid(), session_id: "h1", content: "", tool_call_id: call.payload.call_id, tool_result: { selected: 42 } });
+  const done = await a.ask("assistant_message", {
+    id: mid(),
+    session_id: "h1",
+    content: "",
+    tool_call_id: call.payload.call_id,
+    tool_result: { selected: 42 },
+  });
   assert.equal(done.content, "Selected.");
-  assert.deepEqual(names(a.events), ["status:started", "text_delta", "final_response", "status:completed"]);
+  assert.deepEqual(names(a.events), [
+    "status:started",
+    "text_delta",
+    "final_response",
+    "status:completed",
+  ]);
   assert.equal(a.events[0].payload.seq, 5, "seq continues across turns");
   a.close();
   await rt.close();
@@ -82,7 +127,9 @@ test("a client that reconnects mid-turn with after = its last seq loses nothing 
 });
 
 test("joining with after replays a finished turn exactly once, then stays live", async () => {
-  const rt = await runtime({ model: scriptedModel([{ text: "first answer" }, { text: "second" }]) });
+  const rt = await runtime({
+    model: scriptedModel([{ text: "first answer" }, { text: "second" }]),
+  });
   const a = await client(rt.url);
   await a.ask("assistant_message", { id: mid(), session_id: "rp", content: "one" });
   const b = await client(rt.url);
@@ -110,8 +157,17 @@ test("an ordinary message during a live turn cancels it, waits for its cleanup, 
   assert.equal(cancelled.error_type, "cancelled");
   const order = names(a.events);
   assert.deepEqual(order, [
-    "status:started", "text_delta", "text_delta", "final_response", "error", "status:completed",
-    "status:started", "text_delta", "text_delta", "final_response", "status:completed",
+    "status:started",
+    "text_delta",
+    "text_delta",
+    "final_response",
+    "error",
+    "status:completed",
+    "status:started",
+    "text_delta",
+    "text_delta",
+    "final_response",
+    "status:completed",
   ]);
   assert.equal(a.events[4].payload.error_type, "cancelled");
   a.close();
@@ -123,7 +179,13 @@ test("a continuation never cancels the live turn", async () => {
   const a = await client(rt.url);
   const turn = a.ask("assistant_message", { id: mid(), session_id: "k1", content: "go" });
   await a.until((e) => e.event === "assistant:text_delta");
-  const late = await a.ask("assistant_message", { id: mid(), session_id: "k1", content: "", tool_call_id: "call_nope", tool_result: 1 });
+  const late = await a.ask("assistant_message", {
+    id: mid(),
+    session_id: "k1",
+    content: "",
+    tool_call_id: "call_nope",
+    tool_result: 1,
+  });
   assert.equal(late.ok, false);
   assert.equal(late.error.type, "session");
   assert.equal(late.error.error_type, "session_error");

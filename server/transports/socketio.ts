@@ -44,14 +44,21 @@ export interface AttachedSocketIo {
  * nsp.use(async (socket, next) => { socket.data.principal = await socketPrincipal(access, socket.handshake); next(); });
  * ```
  */
-export async function socketPrincipal(access: AccessOptions, handshake: Socket["handshake"]): Promise<Principal> {
+export async function socketPrincipal(
+  access: AccessOptions,
+  handshake: Socket["handshake"],
+): Promise<Principal> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(handshake.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
   }
   const origin = headers.get("origin");
   if (!originAllowed(origin, access.corsOrigins)) {
-    throw new TetherError(403, "forbidden", `Origin ${origin} may not connect here; add it to ACCESS__CORS_ORIGINS.`);
+    throw new TetherError(
+      403,
+      "forbidden",
+      `Origin ${origin} may not connect here; add it to ACCESS__CORS_ORIGINS.`,
+    );
   }
   const url = new URL(handshake.url, `http://${headers.get("host") ?? "localhost"}`);
   const token = typeof handshake.auth?.token === "string" ? handshake.auth.token : undefined;
@@ -77,7 +84,10 @@ export async function attachSocketIo(
   const io = new Server(server, {
     // Attachments travel inside messages; the HTTP body limit applies here too.
     maxHttpBufferSize: limits.maxBodyBytes,
-    cors: { origin: (origin, done) => done(null, originAllowed(origin, access.corsOrigins)), credentials: true },
+    cors: {
+      origin: (origin, done) => done(null, originAllowed(origin, access.corsOrigins)),
+      credentials: true,
+    },
     ...options,
   });
   const nsp = io.of(ASSISTANT_NAMESPACE);

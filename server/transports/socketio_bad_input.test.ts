@@ -9,29 +9,71 @@ test("bad input gets one assistant:error of the documented type, and the connect
   const cases: [string, unknown, string, RegExp][] = [
     ["assistant_message", "hello", "validation", /message body must be a JSON object/],
     ["assistant_message", { id: mid(), content: "hi" }, "validation", /session_id is required/],
-    ["assistant_message", { id: mid(), session_id: "b1", content: "hi", tool_outcome: "failed" }, "validation", /tool_outcome was sent without tool_call_id/],
+    [
+      "assistant_message",
+      { id: mid(), session_id: "b1", content: "hi", tool_outcome: "failed" },
+      "validation",
+      /tool_outcome was sent without tool_call_id/,
+    ],
     ["assistant_join_session", 5, "validation", /must be a JSON object/],
     ["assistant_join_session", {}, "validation", /session_id is required/],
-    ["assistant_join_session", { session_id: "b1", host_context: { version: 1, colour: "red" } }, "validation", /host_context\.colour/],
-    ["assistant_join_session", { session_id: "b1", host_context: { version: 2 } }, "validation", /version 1/],
-    ["assistant_join_session", { session_id: "b1", after: -3 }, "validation", /after must be a non-negative integer/],
-    ["assistant_join_session", { session_id: "b1", after: "soon" }, "validation", /after must be a non-negative integer/],
+    [
+      "assistant_join_session",
+      { session_id: "b1", host_context: { version: 1, colour: "red" } },
+      "validation",
+      /host_context\.colour/,
+    ],
+    [
+      "assistant_join_session",
+      { session_id: "b1", host_context: { version: 2 } },
+      "validation",
+      /version 1/,
+    ],
+    [
+      "assistant_join_session",
+      { session_id: "b1", after: -3 },
+      "validation",
+      /after must be a non-negative integer/,
+    ],
+    [
+      "assistant_join_session",
+      { session_id: "b1", after: "soon" },
+      "validation",
+      /after must be a non-negative integer/,
+    ],
     ["assistant_dance", { session_id: "b1" }, "validation", /assistant_dance.*not known/],
     ["assistant_cancel", {}, "validation", /session_id is required/],
     ["assistant_cancel", { session_id: "nobody" }, "session", /nobody does not exist/],
-    ["assistant_message", { id: mid(), session_id: "b1", content: "", tool_call_id: "call_1", tool_result: 1 }, "session", /does not exist/],
+    [
+      "assistant_message",
+      { id: mid(), session_id: "b1", content: "", tool_call_id: "call_1", tool_result: 1 },
+      "session",
+      /does not exist/,
+    ],
   ];
   for (const [event, payload, type, message] of cases) {
     const before = a.events.length;
     const answer = await a.ask(event, payload);
     assert.equal(answer.ok, false, `${event} ${JSON.stringify(payload)} is refused`);
-    assert.equal(answer.error.type, type, `${event} ${JSON.stringify(payload)}: ${answer.error.message}`);
+    assert.equal(
+      answer.error.type,
+      type,
+      `${event} ${JSON.stringify(payload)}: ${answer.error.message}`,
+    );
     assert.match(answer.error.message, message);
     assert.equal(a.events.length, before + 1, "exactly one assistant:error");
     assert.equal(a.events.at(-1)!.event, "assistant:error");
-    assert.equal(a.events.at(-1)!.payload.seq, undefined, "a transport error is not a session event");
+    assert.equal(
+      a.events.at(-1)!.payload.seq,
+      undefined,
+      "a transport error is not a session event",
+    );
   }
-  assert.equal(await rt.engine.repo.record("b1"), null, "nothing was stored for the refused requests");
+  assert.equal(
+    await rt.engine.repo.record("b1"),
+    null,
+    "nothing was stored for the refused requests",
+  );
   assert.equal(await rt.engine.repo.record("nobody"), null);
   const answer = await a.ask("assistant_message", { id: mid(), session_id: "b1", content: "hi" });
   assert.equal(answer.content, "still here");
@@ -61,11 +103,17 @@ test("a repeated message id is a session error and leaves the session usable", a
   const rt = await runtime({ model: scriptedModel([{ text: "ok" }]) });
   const a = await client(rt.url);
   const id = mid();
-  assert.equal((await a.ask("assistant_message", { id, session_id: "dup", content: "one" })).ok, true);
+  assert.equal(
+    (await a.ask("assistant_message", { id, session_id: "dup", content: "one" })).ok,
+    true,
+  );
   const again = await a.ask("assistant_message", { id, session_id: "dup", content: "one" });
   assert.equal(again.error.type, "session");
   assert.match(again.error.message, /already used/);
-  assert.equal((await a.ask("assistant_message", { id: mid(), session_id: "dup", content: "two" })).ok, true);
+  assert.equal(
+    (await a.ask("assistant_message", { id: mid(), session_id: "dup", content: "two" })).ok,
+    true,
+  );
   a.close();
   await rt.close();
 });

@@ -13,7 +13,7 @@ import type { MessageBody } from "../../protocol/mod.ts";
 import type { Engine } from "../engine.ts";
 import type { SessionEvent } from "../events/hub.ts";
 import type { Principal } from "../http/principal.ts";
-import { type SseSink, sseResponse } from "./_sse_response.ts";
+import { sseResponse, type SseSink } from "./_sse_response.ts";
 import { followTurn } from "./_turn_follower.ts";
 import { transportError } from "./transport_error.ts";
 
@@ -26,7 +26,11 @@ import { transportError } from "./transport_error.ts";
  * ```
  */
 export function writeEvent(sink: SseSink, event: SessionEvent): void {
-  sink.send({ event: event.event, data: JSON.stringify(event.payload), id: String(event.payload.seq) });
+  sink.send({
+    event: event.event,
+    data: JSON.stringify(event.payload),
+    id: String(event.payload.seq),
+  });
 }
 
 /**
@@ -38,7 +42,11 @@ export function writeEvent(sink: SseSink, event: SessionEvent): void {
  * app.post("/api/chat", (c) => streamTurn(engine, principal, body));
  * ```
  */
-export async function streamTurn(engine: Engine, principal: Principal, body: MessageBody): Promise<Response> {
+export async function streamTurn(
+  engine: Engine,
+  principal: Principal,
+  body: MessageBody,
+): Promise<Response> {
   const turn = await followTurn(engine, principal, body);
   return sseResponse((sink, signal) => {
     signal.addEventListener("abort", turn.stop, { once: true });

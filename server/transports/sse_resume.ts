@@ -29,7 +29,12 @@ export function parseAfter(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null || value === "") return undefined;
   const n = typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : value;
   if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
-    throw invalid(`${field} must be a non-negative integer (the last seq the client saw), got ${JSON.stringify(value)}.`, field);
+    throw invalid(
+      `${field} must be a non-negative integer (the last seq the client saw), got ${
+        JSON.stringify(value)
+      }.`,
+      field,
+    );
   }
   return n;
 }

@@ -4,10 +4,20 @@ import type { BackendTool } from "../tools/backend_tool.ts";
 import { scriptedModel } from "../testing/scripted_model.ts";
 import { client, completed, mid, readSse, runtime, type SseEvent } from "./_test_kit.ts";
 
-const lookup: BackendTool = { name: "lookup", description: "Look it up.", parameters: { type: "object", properties: {} }, execute: () => "found" };
+const lookup: BackendTool = {
+  name: "lookup",
+  description: "Look it up.",
+  parameters: { type: "object", properties: {} },
+  execute: () => "found",
+};
 
 /** Step 0 calls a backend tool slowly (the window to steer in); step 1 answers. */
-const twoSteps = () => scriptedModel((_o, i) => i % 2 === 0 ? { calls: [{ name: "lookup", args: {} }], delayMs: 300 } : { text: "Adjusted answer." });
+const twoSteps = () =>
+  scriptedModel((_o, i) =>
+    i % 2 === 0
+      ? { calls: [{ name: "lookup", args: {} }], delayMs: 300 }
+      : { text: "Adjusted answer." }
+  );
 
 const userTexts = (prompt: { role: string; content: unknown }[]) =>
   prompt.filter((m) => m.role === "user").map((m) => JSON.stringify(m.content));
@@ -21,25 +31,44 @@ test("steering over Socket.IO reaches the live turn at its next model step and c
   const a = await client(rt.url);
   const turn = a.ask("assistant_message", { id: mid(), session_id: "st1", content: "find it" });
   await a.until((e) => e.event === "assistant:status");
-  const steer = await a.ask("assistant_message", { id: mid(), session_id: "st1", content: "only open ones", message_type: "steering" });
+  const steer = await a.ask("assistant_message", {
+    id: mid(),
+    session_id: "st1",
+    content: "only open ones",
+    message_type: "steering",
+  });
   assert.deepEqual(steer, { ok: true, session_id: "st1", steering: "delivered" });
   const result = await turn;
   assert.equal(result.content, "Adjusted answer.");
   assert.equal(result.error_type, undefined);
   assert.equal(model.prompts.length, 2);
   assert.match(userTexts(model.prompts[1].prompt as never).at(-1)!, /only open ones/);
-  assert.equal(a.events.filter((e) => e.event === "assistant:status").length, 2, "one turn: started and completed");
+  assert.equal(
+    a.events.filter((e) => e.event === "assistant:status").length,
+    2,
+    "one turn: started and completed",
+  );
   a.close();
   await rt.close();
 });
 
 test("steering that arrives during the turn's last model step still reaches the model", async () => {
-  const model = scriptedModel([{ text: "First thoughts.", delayMs: 300 }, { text: "Also covered." }]);
+  const model = scriptedModel([{ text: "First thoughts.", delayMs: 300 }, {
+    text: "Also covered.",
+  }]);
   const rt = await runtime({ model });
   const a = await client(rt.url);
   const turn = a.ask("assistant_message", { id: mid(), session_id: "st5", content: "go" });
   await a.until((e) => e.event === "assistant:text_delta");
-  assert.equal((await a.ask("assistant_message", { id: mid(), session_id: "st5", content: "cover X too", message_type: "steering" })).steering, "delivered");
+  assert.equal(
+    (await a.ask("assistant_message", {
+      id: mid(),
+      session_id: "st5",
+      content: "cover X too",
+      message_type: "steering",
+    })).steering,
+    "delivered",
+  );
   const result = await turn;
   assert.equal(model.prompts.length, 2);
   assert.match(userTexts(model.prompts[1].prompt as never).at(-1)!, /cover X too/);
@@ -52,7 +81,12 @@ test("steering on an idle session is promoted to its own turn", async () => {
   const model = scriptedModel([{ text: "Promoted." }]);
   const rt = await runtime({ model });
   const a = await client(rt.url);
-  const answer = await a.ask("assistant_message", { id: mid(), session_id: "st2", content: "change of plan", message_type: "steering" });
+  const answer = await a.ask("assistant_message", {
+    id: mid(),
+    session_id: "st2",
+    content: "change of plan",
+    message_type: "steering",
+  });
   assert.equal(answer.steering, "promoted");
   assert.equal(answer.content, "Promoted.");
   await a.until(completed);
@@ -64,18 +98,36 @@ test("steering on an idle session is promoted to its own turn", async () => {
 test("steering over SSE joins the live turn's stream; on an idle session it streams its own turn", async () => {
   const model = twoSteps();
   const rt = await runtime({ model, backendTools: [lookup] });
-  const post = (body: Record<string, unknown>) => fetch(`${rt.url}/api/chat`, { method: "POST", headers: SSE, body: JSON.stringify(body) });
+  const post = (body: Record<string, unknown>) =>
+    fetch(`${rt.url}/api/chat`, { method: "POST", headers: SSE, body: JSON.stringify(body) });
   const first = await post({ id: mid(), session_id: "st3", content: "find it" });
   const reading = readSse(first, done);
   await new Promise((r) => setTimeout(r, 50));
-  const steer = await post({ id: mid(), session_id: "st3", content: "newest first", message_type: "steering" });
+  const steer = await post({
+    id: mid(),
+    session_id: "st3",
+    content: "newest first",
+    message_type: "steering",
+  });
   assert.equal(steer.status, 200);
   const tail = await readSse(steer, done);
   const whole = await reading;
-  assert.deepEqual(tail, whole.slice(whole.length - tail.length), "the steering stream is the rest of the live turn");
+  assert.deepEqual(
+    tail,
+    whole.slice(whole.length - tail.length),
+    "the steering stream is the rest of the live turn",
+  );
   assert.equal(whole.filter((e) => e.event === "assistant:status").length, 2);
   assert.match(userTexts(model.prompts[1].prompt as never).at(-1)!, /newest first/);
-  const promoted = await readSse(await post({ id: mid(), session_id: "st3", content: "and summarise", message_type: "steering" }), done);
+  const promoted = await readSse(
+    await post({
+      id: mid(),
+      session_id: "st3",
+      content: "and summarise",
+      message_type: "steering",
+    }),
+    done,
+  );
   assert.equal(promoted[0].data.status, "started");
   assert.ok(promoted.some((e) => e.event === "assistant:final_response"));
   await rt.close();
@@ -84,10 +136,23 @@ test("steering over SSE joins the live turn's stream; on an idle session it stre
 test("steering is refused for host_tools decisions, for continuations and over non-streaming HTTP", async () => {
   const rt = await runtime();
   const a = await client(rt.url);
-  const silent = await a.ask("assistant_message", { id: mid(), session_id: "st4", content: "x", message_type: "steering", output_mode: "host_tools" });
+  const silent = await a.ask("assistant_message", {
+    id: mid(),
+    session_id: "st4",
+    content: "x",
+    message_type: "steering",
+    output_mode: "host_tools",
+  });
   assert.equal(silent.error.type, "validation");
   assert.match(silent.error.message, /host_tools/);
-  const cont = await a.ask("assistant_message", { id: mid(), session_id: "st4", content: "", message_type: "steering", tool_call_id: "c1", tool_result: 1 });
+  const cont = await a.ask("assistant_message", {
+    id: mid(),
+    session_id: "st4",
+    content: "",
+    message_type: "steering",
+    tool_call_id: "c1",
+    tool_result: 1,
+  });
   assert.equal(cont.error.type, "validation");
   assert.match(cont.error.message, /continuation cannot be steering/);
   const plain = await fetch(`${rt.url}/api/chat`, {

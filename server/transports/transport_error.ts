@@ -41,7 +41,11 @@ const TYPES: Record<string, TransportErrorPayload["type"]> = {
  * socket.emit("assistant:error", transportError(error, "s1", console.warn));
  * ```
  */
-export function transportError(error: unknown, sessionId?: string, warn?: (message: string) => void): TransportErrorPayload {
+export function transportError(
+  error: unknown,
+  sessionId?: string,
+  warn?: (message: string) => void,
+): TransportErrorPayload {
   const where = sessionId ? { session_id: sessionId } : {};
   if (error instanceof TetherError) {
     const type = TYPES[error.type] ?? "internal";
@@ -54,7 +58,11 @@ export function transportError(error: unknown, sessionId?: string, warn?: (messa
     };
   }
   warn?.(`internal error on a streaming transport: ${(error as Error)?.stack ?? error}`);
-  return { type: "internal", message: "The runtime failed on this request; it has been logged.", ...where };
+  return {
+    type: "internal",
+    message: "The runtime failed on this request; it has been logged.",
+    ...where,
+  };
 }
 
 /**

@@ -18,14 +18,28 @@ import { io } from "socket.io-client";
 // deno-lint-ignore no-explicit-any
 export type Loose = any;
 
-/** One received event: its name, its payload and (SSE) its id. */
+/**
+ * One received event: its name, its payload and (SSE) its id.
+ *
+ * @example
+ * ```ts
+ * const seqs = stream.events.map((e: Received) => e.payload.seq);
+ * ```
+ */
 export interface Received {
   event: string;
   payload: Record<string, Loose>;
   id?: string;
 }
 
-/** A live event source that records everything it receives. */
+/**
+ * A live event source that records everything it receives.
+ *
+ * @example
+ * ```ts
+ * const rec: Recorder = await sse(`${url}/api/sessions/s/events`);
+ * ```
+ */
 export interface Recorder {
   events: Received[];
   /** Resolves with the first recorded event matching `match`; rejects after `timeoutMs`. */
@@ -33,7 +47,14 @@ export interface Recorder {
   close(): void;
 }
 
-/** Matches the end of a turn. */
+/**
+ * Matches the end of a turn.
+ *
+ * @example
+ * ```ts
+ * await stream.until(completed);
+ * ```
+ */
 export const completed = (e: Received): boolean => e.event === "assistant:status" && e.payload.status === "completed";
 
 /**

@@ -13,7 +13,15 @@ const ENTRY = fileURLToPath(new URL("./_process.ts", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const STARTUP_MS = 30_000;
 
-/** A running runtime process. */
+/**
+ * A running runtime process.
+ *
+ * @example
+ * ```ts
+ * const a: Proc = await startProcess("A", env);
+ * await a.kill("SIGKILL");
+ * ```
+ */
 export interface Proc {
   name: string;
   url: string;

@@ -12,7 +12,7 @@ import type { BackendTool } from "../../server/tools/backend_tool.ts";
 type Prompt = LanguageModelV3CallOptions["prompt"];
 
 /** The words of the slow text answer. */
-export const SLOW_WORDS = 40;
+const SLOW_WORDS = 40;
 
 /** Call ids unique across processes, so two processes never reuse one within a session. */
 const callId = () => `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;

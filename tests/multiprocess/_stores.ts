@@ -8,6 +8,7 @@
  *
  * @module
  */
+import process from "node:process";
 import { createClient } from "redis";
 import postgres from "postgres";
 import { storeFromUrl } from "../../server/kv/from_url.ts";
@@ -16,7 +17,14 @@ import { postgresStore } from "../../server/kv/postgres.ts";
 import { redisStore } from "../../server/kv/redis.ts";
 import type { Store } from "../../server/kv/store.ts";
 
-/** A server-backed store several processes can share. */
+/**
+ * A server-backed store several processes can share.
+ *
+ * @example
+ * ```ts
+ * const redis: SharedStore = { kind: "redis", variable: "REDIS_URL", url: process.env.REDIS_URL };
+ * ```
+ */
 export interface SharedStore {
   kind: "redis" | "postgres";
   /** The variable that configures it. */

@@ -8,7 +8,14 @@
 import assert from "node:assert/strict";
 import type { Loose, Received } from "./_clients.ts";
 
-/** One turn as a client saw it. */
+/**
+ * One turn as a client saw it.
+ *
+ * @example
+ * ```ts
+ * const [turn]: SeenTurn[] = checkTurns(events, 1, "SSE");
+ * ```
+ */
 export interface SeenTurn {
   /** The event names in order, without the `assistant:` prefix. */
   names: string[];
