@@ -59,6 +59,8 @@ export interface RuntimeOptions {
   model: string | LanguageModelV3;
   /** A name for a model passed as an object (shown on /health and in results). */
   modelName?: string;
+  /** `MODEL__ALLOWED`: model specs a request's `config.model` may pick (comma-separated in the environment). */
+  allowedModels: string[];
   /** `STORE__URL`: `memory:`, a file path or `denokv:<path>`, `redis://…`, `postgres://…`. */
   storeUrl: string;
   /** A ready store instead of `storeUrl`. */
@@ -114,6 +116,7 @@ export function resolveOptions(partial: Partial<RuntimeOptions> = {}): RuntimeOp
   return {
     model: partial.model ?? "",
     modelName: partial.modelName,
+    allowedModels: partial.allowedModels ?? [],
     storeUrl: partial.storeUrl ?? ".tether/store.db",
     store: partial.store,
     hostTools: partial.hostTools ?? [],

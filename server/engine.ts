@@ -29,6 +29,8 @@ import { runTurn, type RunOutcome, type Usage } from "./turn/run.ts";
 import { sessionView, messageView, type SessionView } from "./session/views.ts";
 import { collectScreenshot, mergeAttachments } from "./session/attachments.ts";
 import { extractScreenshots } from "./tools/screenshots.ts";
+import { modelFromSpec } from "./model/mod.ts";
+import type { Limits } from "./config.ts";
 import { CONTROL_CHANNEL, isShared, SessionLeases } from "./session/leases.ts";
 
 /** The result of a message, as the non-streaming HTTP answer carries it. */
@@ -52,9 +54,26 @@ export interface EngineModel {
   providerOptions?: Record<string, Record<string, unknown>>;
 }
 
+/** What one run of a turn needs. */
+interface RunInput {
+  principal: Principal;
+  record: SessionRecord;
+  /** The assistant message's sequence number. */
+  seq: number;
+  assistant: AssistantMessage;
+  history: ModelMessage[];
+  context: HostContext | null;
+  model: EngineModel;
+  limits: Limits;
+  /** Steering held for this run (from a pending action). */
+  steering?: string[];
+}
+
 interface LiveTurn {
   controller: AbortController;
   steering: string[];
+  /** False once the run's last model step is done: later steering becomes a turn of its own. */
+  accepting: boolean;
   done: Promise<unknown>;
 }
 
@@ -78,6 +97,7 @@ export class Engine {
   readonly screenshots = new ScreenshotCache();
   #locks = new KeyedLock();
   #live = new Map<string, LiveTurn>();
+  #models = new Map<string, EngineModel>();
   #leases: SessionLeases | null;
   #stopControl: (() => Promise<void>) | null = null;
 
@@ -113,14 +133,31 @@ export class Engine {
   }
 
   /** Runs one message (a new turn, a continuation or a receipt) to its end. */
-  chat(principal: Principal, body: MessageBody): Promise<ChatResult> {
-    if (body.message_type === "steering") {
+  chat(principal: Principal, body: MessageBody, options: { promoted?: boolean } = {}): Promise<ChatResult> {
+    // A streaming transport promotes steering to a turn of its own when the session is idle.
+    if (body.message_type === "steering" && !options.promoted) {
       throw validationError("Steering messages need a streaming transport (Socket.IO or Accept: text/event-stream).", [{ path: "message_type", message: "steering is not available here" }]);
     }
     if (body.output_mode === "host_tools" && body.host_context?.actions?.some((a) => a.name === HOLD)) {
       throw validationError('The action name "hold" is reserved for silent decisions; rename the action.', [{ path: "host_context.actions", message: "hold is reserved" }]);
     }
-    return this.withSession(body.session_id, () => this.#message(principal, body));
+    const model = this.#modelFor(body.config?.model);
+    return this.withSession(body.session_id, () => this.#message(principal, body, model));
+  }
+
+  /** The model a request's `config.model` picks: only the default or one of `allowedModels`. */
+  #modelFor(spec: string | undefined): EngineModel {
+    if (!spec || spec === this.model.name) return this.model;
+    if (!this.options.allowedModels.includes(spec)) {
+      throw validationError(`config.model "${spec}" is not allowed here; use one of MODEL__ALLOWED or leave it out.`, [{ path: "config.model", message: "not an allowed model" }]);
+    }
+    let model = this.#models.get(spec);
+    if (!model) {
+      const selected = modelFromSpec(spec, this.options.env);
+      model = { model: selected.model, name: selected.name, providerOptions: selected.providerOptions as EngineModel["providerOptions"] };
+      this.#models.set(spec, model);
+    }
+    return model;
   }
 
   /**
@@ -147,7 +184,7 @@ export class Engine {
   /** Delivers steering text to the live turn; false when the session has none here. */
   steer(sessionId: string, text: string): boolean {
     const live = this.#live.get(sessionId);
-    if (!live) return false;
+    if (!live?.accepting) return false;
     live.steering.push(text);
     return true;
   }
@@ -241,13 +278,13 @@ export class Engine {
     if (shot) this.screenshots.set(sessionId, shot);
   }
 
-  async #message(principal: Principal, body: MessageBody): Promise<ChatResult> {
+  async #message(principal: Principal, body: MessageBody, model: EngineModel): Promise<ChatResult> {
     const sid = body.session_id;
     let loaded = await this.repo.load(sid);
     if (loaded && !mayAccess(principal, loaded.record.owner_id)) throw forbidden(sid);
     if (body.tool_call_id !== undefined) {
       if (!loaded) throw sessionError(`Session ${sid} does not exist, so it has no call ${body.tool_call_id} to continue.`);
-      return await this.#continue(principal, body, await this.#repair(loaded));
+      return await this.#continue(principal, body, await this.#repair(loaded), model);
     }
     if (body.id && loaded && (await this.repo.usedMessageId(sid, body.id))) {
       throw sessionError(`Message id ${body.id} was already used in session ${sid}; send a new id.`);
@@ -277,13 +314,27 @@ export class Engine {
     if (!(await this.repo.commit(record, version, [this.repo.putMessage(sid, userSeq, user), ...marks]))) {
       throw sessionError(`Session ${sid} changed while this message was being written; send it again.`);
     }
-    const assistant = this.#newAssistant(turn, body.output_mode ?? "text");
+    const assistant = this.#newAssistant(turn, body.output_mode ?? "text", model.name);
     const history = [...(loaded?.messages ?? []).flatMap((m) => replay(m.message)), user.model];
-    return await this.#run(principal, record, userSeq + 1, assistant, history, context);
+    return await this.#run({ principal, record, seq: userSeq + 1, assistant, history, context, model, limits: this.#limits(body) });
   }
 
-  #newAssistant(turn: number, mode: "text" | "host_tools"): AssistantMessage {
-    return { role: "assistant", id: newId("msg"), turn, created_at: now(), output_mode: mode, steps: [], calls: [], text: "", status: "running", model: this.model.name };
+  #newAssistant(turn: number, mode: "text" | "host_tools", model: string): AssistantMessage {
+    return { role: "assistant", id: newId("msg"), turn, created_at: now(), output_mode: mode, steps: [], calls: [], text: "", status: "running", model };
+  }
+
+  /** The runtime's limits, lowered (never raised) by the request's `config`. */
+  #limits(body: MessageBody): Limits {
+    const limits = this.options.limits;
+    const config = body.config;
+    if (!config) return limits;
+    const lower = (mine: number, theirs: number | undefined) => theirs === undefined ? mine : Math.min(mine, theirs);
+    return {
+      ...limits,
+      maxModelRequests: lower(limits.maxModelRequests, config.max_model_requests),
+      maxToolCalls: lower(limits.maxToolCalls, config.max_tool_calls),
+      toolTimeoutMs: lower(limits.toolTimeoutMs, config.tool_timeout_ms),
+    };
   }
 
   /** Marks calls that no pending action waits for as unknown, and drops a pending action whose call has a result. */
@@ -327,7 +378,7 @@ export class Engine {
     return (await this.repo.load(record.session_id))!;
   }
 
-  async #continue(principal: Principal, body: MessageBody, loaded: LoadedSession): Promise<ChatResult> {
+  async #continue(principal: Principal, body: MessageBody, loaded: LoadedSession, model: EngineModel): Promise<ChatResult> {
     const sid = body.session_id;
     const callId = body.tool_call_id!;
     const { record } = loaded;
@@ -380,20 +431,24 @@ export class Engine {
     }
     assistant.status = "running";
     const history = loaded.messages.filter((m) => m.seq < entry.seq).flatMap((m) => replay(m.message));
-    return await this.#run(principal, nextRecord, entry.seq, assistant, history, context);
+    return await this.#run({
+      principal,
+      record: nextRecord,
+      seq: entry.seq,
+      assistant,
+      history,
+      context,
+      model,
+      limits: this.#limits(body),
+      steering: pending.steering,
+    });
   }
 
-  async #run(
-    principal: Principal,
-    record: SessionRecord,
-    seq: number,
-    assistant: AssistantMessage,
-    history: ModelMessage[],
-    context: HostContext | null,
-  ): Promise<ChatResult> {
+  async #run(run: RunInput): Promise<ChatResult> {
+    const { principal, record, seq, assistant, history, context, model, limits, steering = [] } = run;
     const sid = record.session_id;
     const controller = new AbortController();
-    const live: LiveTurn = { controller, steering: [], done: Promise.resolve() };
+    const live: LiveTurn = { controller, steering: [...steering], accepting: true, done: Promise.resolve() };
     let finish!: () => void;
     live.done = new Promise<void>((r) => (finish = r));
     this.#live.set(sid, live);
@@ -406,11 +461,11 @@ export class Engine {
         outcome = await runTurn({
           sessionId: sid,
           principal,
-          model: this.model.model,
-          providerOptions: this.model.providerOptions,
+          model: model.model,
+          providerOptions: model.providerOptions,
           instructions: this.options.instructions,
           policy: this.options.policy ?? allowAll,
-          limits: this.options.limits,
+          limits,
           outputMode: assistant.output_mode,
           history,
           assistant,
@@ -426,6 +481,7 @@ export class Engine {
           usage,
           screenshots: this.screenshots,
           steering: live.steering,
+          close: () => (live.accepting = false),
           emit: (event, payload) => this.#emit(sid, event, payload),
           checkpoint: () => this.repo.saveAssistant(sid, seq, assistant),
         });
@@ -433,6 +489,7 @@ export class Engine {
         failure = classify(controller.signal.aborted ? Object.assign(new Error("cancelled"), { name: "AbortError" }) : error);
         outcome = { kind: "final" };
       }
+      live.accepting = false;
       let next = record;
       if (failure) {
         settleOpenCalls(assistant, failure.type === "cancelled" || failure.type === "usage_limit" || failure.type === "invalid_decision" ? "cancelled" : "failed");
@@ -454,7 +511,7 @@ export class Engine {
         const ok = await this.repo.commit(next, entry.version, [this.repo.putMessage(sid, seq, assistant)]);
         if (!ok) throw sessionError(`Session ${sid} changed while the turn was being saved.`);
       }
-      const result = this.#result(next, assistant, outcome, usage);
+      const result = this.#result(next, assistant, outcome, usage, model.name);
       if (failure) {
         result.error = failure.message;
         result.error_type = failure.type;
@@ -471,13 +528,13 @@ export class Engine {
     }
   }
 
-  #result(record: SessionRecord, assistant: AssistantMessage, outcome: RunOutcome, usage: Usage | null): ChatResult {
+  #result(record: SessionRecord, assistant: AssistantMessage, outcome: RunOutcome, usage: Usage | null, modelName = assistant.model): ChatResult {
     const silent = assistant.output_mode === "host_tools";
     const pending = outcome.kind === "pending" ? outcome.pending : null;
     return {
       content: silent ? null : assistant.text,
       decision: silent ? (pending ? "pending" : assistant.decision ?? "hold") : null,
-      model: this.model.name,
+      model: modelName,
       session_id: record.session_id,
       turn_number: record.turn_number,
       message_id: assistant.id,

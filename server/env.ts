@@ -63,6 +63,7 @@ export function optionsFromEnv(
   const out: Partial<RuntimeOptions> = { env };
   if (env.MODEL__DEFAULT) out.model = env.MODEL__DEFAULT;
   if (env.STORE__URL) out.storeUrl = env.STORE__URL;
+  if (env.MODEL__ALLOWED) out.allowedModels = env.MODEL__ALLOWED.split(",").map((s) => s.trim()).filter(Boolean);
   let tools = json(env, "TOOLS__HOST_TOOLS");
   if (tools === undefined && env.TOOLS__HOST_TOOLS_PATH) {
     if (!readFile) throw new ConfigError("TOOLS__HOST_TOOLS_PATH needs a file reader.");

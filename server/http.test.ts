@@ -110,3 +110,19 @@ test("delete removes the session", async () => {
   assert.equal((await h.call("GET", "/api/sessions/del")).status, 404);
   await h.close();
 });
+
+test("a session deleted and created again continues its event numbering", async () => {
+  const h = harness({ model: scriptedModel([{ text: "ok" }]) });
+  const engine = await h.app.engine();
+  await h.chat({ session_id: "again", content: "hi" });
+  const before = await engine.hub.lastSeq("again");
+  assert.ok(before > 0);
+  await h.call("DELETE", "/api/sessions/again");
+  const seqs: number[] = [];
+  const stop = engine.hub.subscribe("again", (e) => seqs.push(e.payload.seq));
+  await h.chat({ session_id: "again", content: "hi again" });
+  stop();
+  assert.equal(seqs[0], before + 1);
+  assert.deepEqual(await engine.hub.replay("again", 0).then((events) => events.map((e) => e.payload.seq)), seqs, "the old session's events are gone");
+  await h.close();
+});

@@ -140,10 +140,16 @@ export class EventHub {
     }
   }
 
-  /** Forgets a session's counters and log. */
+  /**
+   * Forgets a session's log. The last sequence number is kept for a week, so
+   * a session re-created under the same id continues the numbering and
+   * clients still attached do not drop its events as repeats.
+   */
   async forget(sessionId: string): Promise<void> {
     await this.flush(sessionId);
+    const last = await this.lastSeq(sessionId);
     this.#seq.delete(sessionId);
+    await this.#store.set(["event_seq", sessionId], last, { expireIn: 7 * 24 * 3600_000 });
     const entries = await this.#store.list(["event", sessionId]);
     await Promise.all(entries.map((e) => this.#store.delete(e.key)));
   }
@@ -165,8 +171,11 @@ export class EventHub {
   }
 
   async #loadSeq(sessionId: string): Promise<number> {
-    const last = await this.#store.list<SessionEvent>(["event", sessionId], { reverse: true, limit: 1 });
-    return last[0]?.value.payload.seq ?? 0;
+    const [last, kept] = await Promise.all([
+      this.#store.list<SessionEvent>(["event", sessionId], { reverse: true, limit: 1 }),
+      this.#store.get<number>(["event_seq", sessionId]),
+    ]);
+    return Math.max(last[0]?.value.payload.seq ?? 0, kept?.value ?? 0);
   }
 
   /** Queues an event for the log; events queued while a write runs go out together in one commit. */

@@ -52,6 +52,8 @@ export interface PendingAction {
   queued: QueuedCall[];
   waiting_for: WaitingFor;
   output_mode: "text" | "host_tools";
+  /** Steering text to deliver when the model resumes. */
+  steering?: string[];
 }
 
 /** The session record, stored at `["session", id]`. */

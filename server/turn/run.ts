@@ -46,6 +46,8 @@ export interface RunContext {
   screenshots: ScreenshotCache;
   /** Steering text waiting for the next model step (transports push here). */
   steering: string[];
+  /** Called once the run takes no more steering (its last model step is done). */
+  close(): void;
   emit(event: string, payload: Record<string, unknown>): Promise<unknown>;
   /** Writes the assistant message as it is now (before tools run, so a crash leaves a record). */
   checkpoint(): Promise<void>;
@@ -141,8 +143,12 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
     assistant.steps.push(...messages);
     if (!silent) assistant.text += text;
     const step = assistant.steps.length - 1;
-    if (!calls.length && !silent && ctx.steering.length) continue; // steering that arrived during the last step gets a step
-    if (!calls.length) return silent ? { kind: "hold" } : { kind: "final" };
+    if (!calls.length) {
+      // Steering that arrived during the last step gets a step of its own rather than being lost.
+      if (!silent && ctx.steering.length) continue;
+      ctx.close();
+      return silent ? { kind: "hold" } : { kind: "final" };
+    }
 
     const records = calls.map((c): CallRecord => ({
       call_id: c.toolCallId,
@@ -191,6 +197,8 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
     for (const call of backendCalls) await runBackend(ctx, call, ctx.tools.get(call.tool_name)!, live);
     if (hostCalls.length) {
       const [first, ...rest] = hostCalls;
+      ctx.close();
+      const steering = ctx.steering.splice(0);
       return {
         kind: "pending",
         pending: {
@@ -201,6 +209,8 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
           queued: rest.map((c) => ({ call_id: c.call_id, tool_name: c.tool_name, arguments: c.arguments })),
           waiting_for: "host",
           output_mode: ctx.outputMode,
+          // Steering that arrived while the host calls were planned is delivered when the model resumes.
+          ...(steering.length ? { steering } : {}),
         },
       };
     }
