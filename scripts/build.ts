@@ -23,10 +23,10 @@
  */
 import { build, type Plugin } from "esbuild";
 import { spawn } from "node:child_process";
-import { readdir, readFile, rm, writeFile, mkdir } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { existsSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 
@@ -94,25 +94,42 @@ export async function buildPackage(options: BuildOptions = {}): Promise<BuildRes
   const started = performance.now();
   const outdir = resolve(options.outdir ?? DIST);
   // The folder is emptied first: refuse anything that holds the sources.
-  if (root === outdir || root.startsWith(outdir + sep)) {
-    throw new Error(`build: outdir ${outdir} contains the repository; choose a folder of its own, such as dist/`);
+  const inside = relative(outdir, root);
+  if (!inside.startsWith("..") && !isAbsolute(inside)) {
+    throw new Error(
+      `build: outdir ${outdir} contains the repository; choose a folder of its own, such as dist/`,
+    );
   }
   await rm(outdir, { recursive: true, force: true });
   await mkdir(outdir, { recursive: true });
 
   const sources = await librarySources();
-  const [modules, declarations] = await Promise.all([emitJavaScript(sources, outdir), emitDeclarations(sources, outdir)]);
+  const [modules, declarations] = await Promise.all([
+    emitJavaScript(sources, outdir),
+    emitDeclarations(sources, outdir),
+  ]);
   await checkRelativeImports(outdir);
-  const result = { outdir, sources, modules, declarations, ms: Math.round(performance.now() - started) };
+  const result = {
+    outdir,
+    sources,
+    modules,
+    declarations,
+    ms: Math.round(performance.now() - started),
+  };
   if (!options.quiet) {
-    console.log(`build: ${modules} modules and ${declarations} declaration files in ${relative(process.cwd(), outdir) || "."} (${result.ms} ms)`);
+    console.log(
+      `build: ${modules} modules and ${declarations} declaration files in ${
+        relative(process.cwd(), outdir) || "."
+      } (${result.ms} ms)`,
+    );
   }
   return result;
 }
 
 /** Rewrites relative `.ts` specifiers of imports, re-exports and `import()` to `.js`. */
 const RELATIVE_TS = /(\bfrom\s*|\bimport\s*\(?\s*)(["'])(\.{1,2}\/[^"'\n]*?)\.ts\2/g;
-const toJs = (code: string) => code.replace(RELATIVE_TS, (_m, lead, quote, path) => `${lead}${quote}${path}.js${quote}`);
+const toJs = (code: string) =>
+  code.replace(RELATIVE_TS, (_m, lead, quote, path) => `${lead}${quote}${path}.js${quote}`);
 const posix = (path: string) => path.split(sep).join("/");
 
 async function librarySources(): Promise<string[]> {
@@ -120,7 +137,9 @@ async function librarySources(): Promise<string[]> {
   for (const dir of SOURCE_DIRS) {
     for (const file of await readdir(join(root, dir), { recursive: true })) {
       const path = `${dir}/${posix(file)}`;
-      if (!path.endsWith(".ts") || /\.(test|case|d)\.ts$/.test(path) || NOT_LIBRARY.has(path)) continue;
+      if (!path.endsWith(".ts") || /\.(test|case|d)\.ts$/.test(path) || NOT_LIBRARY.has(path)) {
+        continue;
+      }
       all.push(path);
     }
   }
@@ -141,7 +160,13 @@ async function librarySources(): Promise<string[]> {
   });
   const reached = new Set(Object.keys(metafile.inputs));
   const outside = [...reached].filter((path) => !all.includes(path));
-  if (outside.length) throw new Error(`build: library files import files outside the library: ${outside.join(", ")}; move them under ${SOURCE_DIRS.join("/, ")}/`);
+  if (outside.length) {
+    throw new Error(
+      `build: library files import files outside the library: ${
+        outside.join(", ")
+      }; move them under ${SOURCE_DIRS.join("/, ")}/`,
+    );
+  }
   return all.filter((path) => reached.has(path)).sort();
 }
 
@@ -166,26 +191,40 @@ async function emitJavaScript(sources: string[], outdir: string): Promise<number
 }
 
 async function emitDeclarations(sources: string[], outdir: string): Promise<number> {
-  const tsc = join(dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "bin", "tsc");
+  const tsc = join(
+    dirname(createRequire(import.meta.url).resolve("typescript/package.json")),
+    "bin",
+    "tsc",
+  );
   const args = [
     "--ignoreConfig",
     "--declaration",
     "--emitDeclarationOnly",
     "--noCheck",
     "--rewriteRelativeImportExtensions",
-    "--module", "nodenext",
-    "--target", TARGET,
-    "--lib", "es2024,dom,dom.iterable",
-    "--types", "node",
+    "--module",
+    "nodenext",
+    "--target",
+    TARGET,
+    "--lib",
+    "es2024,dom,dom.iterable",
+    "--types",
+    "node",
     "--skipLibCheck",
-    "--pretty", "false",
-    "--rootDir", root,
-    "--outDir", outdir,
+    "--pretty",
+    "false",
+    "--rootDir",
+    root,
+    "--outDir",
+    outdir,
     "--listEmittedFiles",
     ...sources,
   ];
   const { code, out } = await new Promise<{ code: number | null; out: string }>((done, fail) => {
-    const child = spawn(process.execPath, [tsc, ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [tsc, ...args], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (chunk) => (out += chunk));
     child.stderr.on("data", (chunk) => (out += chunk));
@@ -194,9 +233,15 @@ async function emitDeclarations(sources: string[], outdir: string): Promise<numb
   });
   const emitted = [...out.matchAll(/^TSFILE: (.+\.d\.ts)$/gm)].map((m) => m[1].trim());
   if (code !== 0 || emitted.length === 0) {
-    throw new Error(`build: tsc could not write the declaration files (exit code ${code}):\n${out.replace(/^TSFILE: .*\n/gm, "")}`);
+    throw new Error(
+      `build: tsc could not write the declaration files (exit code ${code}):\n${
+        out.replace(/^TSFILE: .*\n/gm, "")
+      }`,
+    );
   }
-  await Promise.all(emitted.map(async (path) => writeFile(path, toJs(await readFile(path, "utf8")))));
+  await Promise.all(
+    emitted.map(async (path) => writeFile(path, toJs(await readFile(path, "utf8")))),
+  );
   return emitted.length;
 }
 
@@ -238,10 +283,16 @@ async function checkRelativeImports(outdir: string): Promise<void> {
   for (const file of files.filter((f) => f.endsWith(".d.ts"))) {
     // Block comments go first: the examples in JSDoc may import files that are not built.
     const text = (await readFile(join(outdir, file), "utf8")).replace(/\/\*[\s\S]*?\*\//g, "");
-    for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}\/[^"'\n]*)["']/g)) check(file, m[1], ".d.ts");
+    for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}\/[^"'\n]*)["']/g)) {
+      check(file, m[1], ".d.ts");
+    }
   }
   if (problems.length) {
-    throw new Error(`build: ${problems.length} relative imports in ${outdir} do not name a built .js file:\n  ${problems.join("\n  ")}`);
+    throw new Error(
+      `build: ${problems.length} relative imports in ${outdir} do not name a built .js file:\n  ${
+        problems.join("\n  ")
+      }`,
+    );
   }
 }
 

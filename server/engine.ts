@@ -11,13 +11,14 @@ import type { HostContext, MessageBody } from "../protocol/mod.ts";
 import type { RuntimeOptions } from "./config.ts";
 import type { Store } from "./kv/store.ts";
 import { EventHub } from "./events/hub.ts";
-import { forbidden, notFound, sessionError, TetherError, validationError } from "./http/errors.ts";
+import { forbidden, notFound, sessionError, validationError } from "./http/errors.ts";
 import { mayAccess, type Principal } from "./http/principal.ts";
 import { KeyedLock } from "./session/lock.ts";
 import type { AssistantMessage, PendingAction, SessionRecord, StoredMessage, UserMessage } from "./session/records.ts";
-import { FINAL_STATUSES } from "./session/records.ts";
 import { type LoadedSession, messageIdKey, SessionRepo } from "./session/repo.ts";
-import { pendingIsLive, settleOpenCalls } from "./session/settle.ts";
+import { settleOpenCalls } from "./session/settle.ts";
+import { repairSession, supersedePending } from "./session/repair.ts";
+import { refusal } from "./session/refusal.ts";
 import { lookAtScreen } from "./tools/look_at_screen.ts";
 import { allowAll } from "./tools/policy.ts";
 import { ScreenshotCache } from "./tools/screenshots.ts";
@@ -25,6 +26,8 @@ import { HOLD, turnTools } from "./tools/turn_tools.ts";
 import { classify, retryAllowed, type TurnError } from "./turn/errors.ts";
 import { renderHostContext, userMessage, attachmentParts } from "./turn/prompt.ts";
 import { toolMessage } from "./turn/results.ts";
+import { type ChatResult, chatResult, effectiveLimits, finalEvent } from "./turn/outcome.ts";
+export type { ChatResult };
 import { runTurn, type RunOutcome, type Usage } from "./turn/run.ts";
 import { sessionView, messageView, type SessionView } from "./session/views.ts";
 import { collectScreenshot, mergeAttachments } from "./session/attachments.ts";
@@ -32,20 +35,6 @@ import { extractScreenshots } from "./tools/screenshots.ts";
 import { modelFromSpec } from "./model/mod.ts";
 import type { Limits } from "./config.ts";
 import { CONTROL_CHANNEL, isShared, SessionLeases } from "./session/leases.ts";
-
-/** The result of a message, as the non-streaming HTTP answer carries it. */
-export interface ChatResult {
-  content: string | null;
-  decision: "hold" | "pending" | "completed" | null;
-  model: string;
-  session_id: string;
-  turn_number: number;
-  message_id: string;
-  usage: Usage | null;
-  pending_tool_call: { tool_name: string; call_id: string; arguments: Record<string, unknown>; queued: string[] } | null;
-  error?: string;
-  error_type?: string;
-}
 
 /** The model the engine plans with. */
 export interface EngineModel {
@@ -284,13 +273,13 @@ export class Engine {
     if (loaded && !mayAccess(principal, loaded.record.owner_id)) throw forbidden(sid);
     if (body.tool_call_id !== undefined) {
       if (!loaded) throw sessionError(`Session ${sid} does not exist, so it has no call ${body.tool_call_id} to continue.`);
-      return await this.#continue(principal, body, await this.#repair(loaded), model);
+      return await this.#continue(principal, body, await repairSession(this.repo, loaded), model);
     }
     if (body.id && loaded && (await this.repo.usedMessageId(sid, body.id))) {
       throw sessionError(`Message id ${body.id} was already used in session ${sid}; send a new id.`);
     }
-    if (loaded) loaded = await this.#repair(loaded);
-    if (loaded?.record.pending_action) loaded = await this.#supersede(loaded);
+    if (loaded) loaded = await repairSession(this.repo, loaded);
+    if (loaded?.record.pending_action) loaded = await supersedePending(this.repo, loaded);
     let record = loaded?.record ?? this.#newRecord(principal, sid);
     const version = loaded?.version ?? null;
     const context = body.host_context ?? record.host_context;
@@ -316,66 +305,11 @@ export class Engine {
     }
     const assistant = this.#newAssistant(turn, body.output_mode ?? "text", model.name);
     const history = [...(loaded?.messages ?? []).flatMap((m) => replay(m.message)), user.model];
-    return await this.#run({ principal, record, seq: userSeq + 1, assistant, history, context, model, limits: this.#limits(body) });
+    return await this.#run({ principal, record, seq: userSeq + 1, assistant, history, context, model, limits: effectiveLimits(this.options.limits, body.config) });
   }
 
   #newAssistant(turn: number, mode: "text" | "host_tools", model: string): AssistantMessage {
     return { role: "assistant", id: newId("msg"), turn, created_at: now(), output_mode: mode, steps: [], calls: [], text: "", status: "running", model };
-  }
-
-  /** The runtime's limits, lowered (never raised) by the request's `config`. */
-  #limits(body: MessageBody): Limits {
-    const limits = this.options.limits;
-    const config = body.config;
-    if (!config) return limits;
-    const lower = (mine: number, theirs: number | undefined) => theirs === undefined ? mine : Math.min(mine, theirs);
-    return {
-      ...limits,
-      maxModelRequests: lower(limits.maxModelRequests, config.max_model_requests),
-      maxToolCalls: lower(limits.maxToolCalls, config.max_tool_calls),
-      toolTimeoutMs: lower(limits.toolTimeoutMs, config.tool_timeout_ms),
-    };
-  }
-
-  /** Marks calls that no pending action waits for as unknown, and drops a pending action whose call has a result. */
-  async #repair(loaded: LoadedSession): Promise<LoadedSession> {
-    const record = { ...loaded.record };
-    const mutations = [];
-    const pendingMessage = loaded.messages.find((m) => m.message.id === record.pending_action?.assistant_message_id);
-    if (record.pending_action && !pendingIsLive(record, pendingMessage?.message as AssistantMessage | undefined)) {
-      record.pending_action = null;
-    }
-    for (const { seq, message } of loaded.messages) {
-      if (message.role !== "assistant") continue;
-      if (message.status !== "running" && message.status !== "pending") continue;
-      if (record.pending_action?.assistant_message_id === message.id) continue;
-      settleOpenCalls(message, "unknown");
-      message.status = "failed";
-      message.error = "The runtime stopped before this turn finished.";
-      mutations.push(this.repo.putMessage(record.session_id, seq, message));
-    }
-    if (!mutations.length && record.pending_action === loaded.record.pending_action) return loaded;
-    if (!(await this.repo.commit(record, loaded.version, mutations))) {
-      throw sessionError(`Session ${record.session_id} changed while it was being repaired; retry.`);
-    }
-    return (await this.repo.load(record.session_id))!;
-  }
-
-  /** A new message supersedes the pending call: its calls are closed before the message is written. */
-  async #supersede(loaded: LoadedSession): Promise<LoadedSession> {
-    const pending = loaded.record.pending_action!;
-    const entry = loaded.messages.find((m) => m.message.id === pending.assistant_message_id);
-    const record = { ...loaded.record, pending_action: null };
-    const mutations = [];
-    if (entry && entry.message.role === "assistant") {
-      settleOpenCalls(entry.message, "superseded");
-      entry.message.status = "completed";
-      mutations.push(this.repo.putMessage(record.session_id, entry.seq, entry.message));
-    }
-    if (!(await this.repo.commit(record, loaded.version, mutations))) {
-      throw sessionError(`Session ${record.session_id} changed while its pending call was being superseded; retry.`);
-    }
-    return (await this.repo.load(record.session_id))!;
   }
 
   async #continue(principal: Principal, body: MessageBody, loaded: LoadedSession, model: EngineModel): Promise<ChatResult> {
@@ -415,7 +349,7 @@ export class Engine {
     this.#rememberScreenshot(sid, body.host_context?.attachments ?? []);
     if (nextPending || pending.output_mode === "host_tools") {
       await this.#emit(sid, "assistant:status", { type: "agent_status", status: "started" });
-      const result = this.#result(nextRecord, assistant, nextPending ? { kind: "pending", pending: nextPending } : { kind: "final" }, null);
+      const result = chatResult(nextRecord, assistant, nextPending ? { kind: "pending", pending: nextPending } : { kind: "final" }, null);
       if (!nextPending) result.decision = "completed";
       await this.#emit(sid, "assistant:final_response", finalEvent(result, false));
       await this.#emit(sid, "assistant:status", { type: "agent_status", status: "completed" });
@@ -439,7 +373,7 @@ export class Engine {
       history,
       context,
       model,
-      limits: this.#limits(body),
+      limits: effectiveLimits(this.options.limits, body.config),
       steering: pending.steering,
     });
   }
@@ -511,7 +445,7 @@ export class Engine {
         const ok = await this.repo.commit(next, entry.version, [this.repo.putMessage(sid, seq, assistant)]);
         if (!ok) throw sessionError(`Session ${sid} changed while the turn was being saved.`);
       }
-      const result = this.#result(next, assistant, outcome, usage, model.name);
+      const result = chatResult(next, assistant, outcome, usage, model.name);
       if (failure) {
         result.error = failure.message;
         result.error_type = failure.type;
@@ -526,23 +460,6 @@ export class Engine {
       this.#live.delete(sid);
       finish();
     }
-  }
-
-  #result(record: SessionRecord, assistant: AssistantMessage, outcome: RunOutcome, usage: Usage | null, modelName = assistant.model): ChatResult {
-    const silent = assistant.output_mode === "host_tools";
-    const pending = outcome.kind === "pending" ? outcome.pending : null;
-    return {
-      content: silent ? null : assistant.text,
-      decision: silent ? (pending ? "pending" : assistant.decision ?? "hold") : null,
-      model: modelName,
-      session_id: record.session_id,
-      turn_number: record.turn_number,
-      message_id: assistant.id,
-      usage,
-      pending_tool_call: pending
-        ? { tool_name: pending.tool_name, call_id: pending.tool_call_id, arguments: pending.arguments, queued: pending.queued.map((q) => q.call_id) }
-        : null,
-    };
   }
 
   #emit(sessionId: string, event: string, payload: Record<string, unknown>): Promise<unknown> {
@@ -560,31 +477,3 @@ function replay(message: StoredMessage): ModelMessage[] {
   return message.role === "user" ? [message.model] : message.steps;
 }
 
-function finalEvent(result: ChatResult, streamed: boolean): Record<string, unknown> {
-  const { turn_number: _t, ...rest } = result;
-  return { type: "final_response", ...rest, streamed };
-}
-
-/** The 409 for a continuation that does not match the pending call, saying which case it is. */
-function refusal(loaded: LoadedSession, callId: string): TetherError {
-  const sid = loaded.record.session_id;
-  const pending = loaded.record.pending_action;
-  for (const { message } of loaded.messages) {
-    if (message.role !== "assistant") continue;
-    const call = message.calls.find((c) => c.call_id === callId);
-    if (!call) continue;
-    if (call.status === "superseded") {
-      return sessionError(`Call ${callId} was superseded by a newer message; its result is no longer accepted.`, { status: "superseded" });
-    }
-    if (FINAL_STATUSES.has(call.status)) {
-      return sessionError(`The result for call ${callId} was already recorded with status ${call.status}; it is not applied twice.`, { status: call.status });
-    }
-    if (pending) {
-      return sessionError(`Call ${callId} is not the pending call; send the result for ${pending.tool_call_id} (${pending.tool_name}) first.`, { pending_call_id: pending.tool_call_id });
-    }
-  }
-  if (!pending) {
-    return sessionError(`Session ${sid} has no pending call any more; a newer message moved it on.`);
-  }
-  return sessionError(`Call ${callId} does not match the pending call ${pending.tool_call_id} (${pending.tool_name}).`, { pending_call_id: pending.tool_call_id });
-}

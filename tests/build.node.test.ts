@@ -52,7 +52,9 @@ before(async () => {
   await symlink(join(root, "node_modules"), join(pkgDir, "node_modules"), "dir");
   await writeFile(join(tmp, "package.json"), JSON.stringify({ type: "module", private: true }));
   built = await buildPackage({ outdir: join(pkgDir, "dist"), quiet: true });
-  console.log(`build: ${built.modules} modules, ${built.declarations} declaration files in ${built.ms} ms`);
+  console.log(
+    `build: ${built.modules} modules, ${built.declarations} declaration files in ${built.ms} ms`,
+  );
 });
 
 after(async () => {
@@ -62,15 +64,25 @@ after(async () => {
 test("the build leaves tests and test kits out and writes a declaration file per module", () => {
   assert.ok(built.sources.length > 50, `only ${built.sources.length} sources were built`);
   for (const source of built.sources) {
-    assert.doesNotMatch(source, /\.(test|case)\.ts$|_test_kit|_test_fixture|_fake_runtime/, `${source} is test code`);
+    assert.doesNotMatch(
+      source,
+      /\.(test|case)\.ts$|_test_kit|_test_fixture|_fake_runtime/,
+      `${source} is test code`,
+    );
   }
-  assert.ok(built.sources.includes("server/testing/harness.ts"), "server/testing/ is built for users' tests");
+  assert.ok(
+    built.sources.includes("server/testing/harness.ts"),
+    "server/testing/ is built for users' tests",
+  );
   assert.equal(built.declarations, built.modules);
 });
 
 test("every export of package.json names a built file and its declaration file", () => {
   for (const [subpath, target] of Object.entries(pkg.exports)) {
-    assert.ok(existsSync(join(pkgDir, target.default)), `${subpath}: ${target.default} was not built`);
+    assert.ok(
+      existsSync(join(pkgDir, target.default)),
+      `${subpath}: ${target.default} was not built`,
+    );
     assert.ok(existsSync(join(pkgDir, target.types)), `${subpath}: ${target.types} was not built`);
   }
 });
@@ -132,24 +144,37 @@ createRuntime(42);
 export { createHost, parseHostContext, TetherChat };
 `,
   );
-  const tsc = join(dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "bin", "tsc");
+  const tsc = join(
+    dirname(createRequire(import.meta.url).resolve("typescript/package.json")),
+    "bin",
+    "tsc",
+  );
   const { code, out } = await run(process.execPath, [
     tsc,
     "--ignoreConfig",
     "--noEmit",
     "--strict",
-    "--module", "nodenext",
-    "--target", "es2022",
-    "--lib", "es2024,dom,dom.iterable",
-    "--types", "node",
-    "--typeRoots", join(root, "node_modules", "@types"),
+    "--module",
+    "nodenext",
+    "--target",
+    "es2022",
+    "--lib",
+    "es2024,dom,dom.iterable",
+    "--types",
+    "node",
+    "--typeRoots",
+    join(root, "node_modules", "@types"),
     // Our declaration files are checked too; errors inside other packages are theirs.
-    "--skipLibCheck", "false",
-    "--pretty", "false",
+    "--skipLibCheck",
+    "false",
+    "--pretty",
+    "false",
     "consumer.ts",
   ]);
   const errors = out.split("\n").filter((line) => /\): error TS\d+/.test(line));
-  const ours = errors.filter((line) => line.startsWith("consumer.ts") || line.startsWith("node_modules/tether/"));
+  const ours = errors.filter((line) =>
+    line.startsWith("consumer.ts") || line.startsWith("node_modules/tether/")
+  );
   assert.deepEqual(ours, [], out);
   assert.ok(code === 0 || errors.length > 0, `tsc failed without a diagnostic:\n${out}`);
 });
