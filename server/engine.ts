@@ -421,6 +421,7 @@ export class Engine {
         });
       } catch (error) {
         failure = classify(controller.signal.aborted ? Object.assign(new Error("cancelled"), { name: "AbortError" }) : error);
+        if (failure.type === "internal") this.options.warn(`turn of session ${sid} failed: ${(error as Error)?.stack ?? error}`);
         outcome = { kind: "final" };
       }
       live.accepting = false;

@@ -126,3 +126,16 @@ test("a session deleted and created again continues its event numbering", async 
   assert.deepEqual(await engine.hub.replay("again", 0).then((events) => events.map((e) => e.payload.seq)), seqs, "the old session's events are gone");
   await h.close();
 });
+
+test("an internal failure is reported without its internals and logged on the server", async () => {
+  const model = scriptedModel([{ error: new Error("db password is hunter2") }]);
+  const h = harness({ model });
+  const res = await h.chat({ session_id: "boom", content: "hi" });
+  assert.equal(res.status, 200);
+  assert.equal(res.body.error_type, "internal");
+  assert.ok(!JSON.stringify(res.body).includes("hunter2"), "the cause is not sent to the client");
+  assert.ok(h.warnings.some((w) => w.includes("hunter2")), "the cause is logged");
+  const next = await h.chat({ session_id: "boom", content: "again" });
+  assert.equal(next.status, 200, "the session stays usable");
+  await h.close();
+});

@@ -64,5 +64,6 @@ export function classify(error: unknown): TurnError {
   if (/ECONNREFUSED|ENOTFOUND|fetch failed|network/i.test(message)) {
     return new TurnError("connection_error", "The model provider could not be reached; retry.");
   }
-  return new TurnError("internal", `The turn failed: ${message}`);
+  // The cause stays in the server's log: its text may name internals a client must not see.
+  return new TurnError("internal", "The turn failed inside the runtime; the cause is in the server log.");
 }
