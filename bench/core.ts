@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- JSON read back from the runtime in tests and benchmarks
 import process from "node:process";
 /**
  * The runtime's own overhead per turn and per host-call round trip, against
@@ -74,8 +75,8 @@ export async function benchCore(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "tether-bench-"));
   try {
     const rows = [
-      ...(await measure("memory", async () => memoryStore(), 1000)),
-      ...(await measure("denokv", async () => denoKvStore(join(dir, `s${Math.random()}.db`)), 200)),
+      ...(await measure("memory", () => Promise.resolve(memoryStore()), 1000)),
+      ...(await measure("denokv", () => denoKvStore(join(dir, `s${Math.random()}.db`)), 200)),
     ];
     console.log("\n## Runtime overhead (full HTTP path via app.request, scripted model)\n");
     table(["store", "what", "AI SDK direct p50 / p99", "runtime p50 / p99", "overhead p50", "ratio p50"], rows);

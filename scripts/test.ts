@@ -43,6 +43,7 @@ function run(name: string, cmd: string, args: string[], parse: (out: string) => 
     child.stdout.on("data", (c) => tee(c, process.stdout));
     child.stderr.on("data", (c) => tee(c, process.stderr));
     child.on("close", (code) => {
+      // deno-lint-ignore no-control-regex -- strips the runners' colour codes
       const counts = parse(out.replace(/\x1b\[[0-9;]*m/g, ""));
       resolve({ name, code: code ?? 1, ...counts });
     });

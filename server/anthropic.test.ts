@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- JSON read back from the runtime in tests and benchmarks
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";

@@ -99,7 +99,7 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
   app.get("/api/sessions/:id/messages", async (c) => {
     return c.json({ session_id: sid(c), messages: await c.get("engine").messages(c.get("principal"), sid(c)) });
   });
-  app.get("/api/sessions/:id/events", async (c) => {
+  app.get("/api/sessions/:id/events", (c) => {
     const after = c.req.header("last-event-id") !== undefined
       ? parseAfter(c.req.header("last-event-id"), "Last-Event-ID")
       : parseAfter(c.req.query("after"), "after");

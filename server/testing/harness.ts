@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- JSON read back from the runtime in tests and benchmarks
 /**
  * Test helpers: a runtime over a memory store with a chosen model, driven
  * through `app.request` (the real Hono app, no network).

@@ -68,6 +68,7 @@ export function scriptedModel(script: Script): MockLanguageModelV3 & { prompts: 
   const model = new MockLanguageModelV3({
     provider: "scripted",
     modelId: "scripted",
+    // deno-lint-ignore require-await -- a throw here must reject, as a provider's failure would
     doStream: async (options) => {
       const step = next(options);
       if (step.error) throw step.error;
