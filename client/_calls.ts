@@ -8,6 +8,7 @@
  */
 import { newId } from "./_id.ts";
 import { withLock } from "./_locks.ts";
+import { sleep } from "./_sleep.ts";
 import type { HostContext } from "./_protocol.ts";
 import type { ContextRegistry } from "./context.ts";
 import { TetherError } from "./errors.ts";
@@ -30,12 +31,6 @@ export interface CallRunnerLink {
   /** Aborted when the host is closed: stop retrying. */
   closed: AbortSignal;
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
-  });
 
 /**
  * Handles the host calls of one session.

@@ -4,10 +4,14 @@
  *
  * @module
  */
+import { summarizeAttachments } from "./_attachment_summary.ts";
 import { CallRunner } from "./_calls.ts";
+import { HeldEvents } from "./_held_events.ts";
+import { chatMessages, type StoredMessage } from "./_history.ts";
+import { keepThumbnails } from "./_kept_thumbnails.ts";
 import { headersOf, type HeadersSource, jsonRequest, runtimeHref } from "./_http.ts";
 import { newId } from "./_id.ts";
-import { loadHostContextParser } from "./_protocol.ts";
+import { loadHostContextParser, loadJsonSchemaValidator } from "./_protocol.ts";
 import type {
   Attachment,
   AttachmentInput,
@@ -120,6 +124,7 @@ export interface SendOptions {
 
 /** `GET /api/sessions/{id}` */
 interface SessionInfo {
+  message_count: number;
   pending_action: {
     tool_call_id: string;
     tool_name: string;
@@ -174,6 +179,10 @@ export class Host {
   #closed = new AbortController();
   #decisions = new Map<string, string>();
   #withdrawals = new Set<() => void>();
+  /** Closed until the stored conversation is read, and again while it is read for another tab's turn. */
+  #gate = new HeldEvents((name, payload) => this.#handle(name, payload));
+  /** Whether the stored conversation was read (or the session found new). */
+  #loaded = false;
 
   constructor(options: HostOptions) {
     this.#options = options;
@@ -259,6 +268,7 @@ export class Host {
   action<Args = any>(name: string, options: ActionOptions, handler: ActionHandler<Args>): Disposer {
     const definition = { name, ...options, handler };
     const dispose = this.#registry.action(definition);
+    loadJsonSchemaValidator().catch(() => {}); // warm the argument checker before the first call
     const withdraw = options.webmcp ?? this.#options.webmcp ?? true
       ? offerToWebMcp(
         name,
@@ -287,7 +297,9 @@ export class Host {
 
   /** Connects and recovers pending calls (after a reload, say); called by itself unless `autoConnect: false`. */
   connect(): Promise<void> {
-    return this.#connected ??= this.#transport.connect().then(() => this.#recover());
+    return this.#connected ??= this.#transport.connect().then(() => this.#recover()).finally(() =>
+      this.#gate.open()
+    );
   }
 
   /**
@@ -299,16 +311,18 @@ export class Host {
     await this.connect().catch(() => {});
     const attachments = [...(options.attachments ?? [])];
     if (this.#options.screenshots === "each-message") attachments.push(await this.screenshot());
+    const context = await this.#registry.build();
     const body: Record<string, unknown> = {
       id: options.id ?? newId("m-"),
       session_id: this.sessionId,
       content: text,
-      host_context: await this.#registry.build(),
+      host_context: context,
     };
     if (attachments.length) body.attachments = attachments;
     if (options.messageType) body.message_type = options.messageType;
     if (options.config) body.config = options.config;
-    if (options.messageType !== "steering") {
+    const steering = options.messageType === "steering";
+    if (!steering) {
       // A new message supersedes the exchange in flight.
       this.#exchange?.resolve(this.#exchange.final);
       this.#exchange = undefined;
@@ -316,12 +330,16 @@ export class Host {
     }
     let exchange: Exchange | undefined;
     const result = new Promise<FinalResponse | undefined>((resolve, reject) => {
-      if (options.messageType !== "steering") this.#exchange = exchange = { resolve, reject };
+      if (!steering) this.#exchange = exchange = { resolve, reject };
       else resolve(undefined);
     });
-    this.#update(["user", { id: body.id as string, content: text }]);
+    // What the runtime stores with the message: its attachments, then the context's.
+    const sent = await summarizeAttachments([...attachments, ...context.attachments ?? []]);
+    keepThumbnails(body.id as string, sent);
+    this.#update(["user", { id: body.id as string, content: text, attachments: sent, steering }]);
     try {
       await this.#transport.send(body);
+      void this.#transport.follow?.(); // the session exists now
     } catch (error) {
       if (this.#exchange === exchange) this.#exchange = undefined;
       throw error;
@@ -409,6 +427,18 @@ export class Host {
       if (seq <= this.#lastSeq) return;
       this.#lastSeq = seq;
     }
+    if (
+      !this.#gate.closed && name === "assistant:status" && payload.status === "started" &&
+      !this.#exchange && this.#loaded
+    ) {
+      // Another tab or client started this turn: read its user message before its events fold in.
+      this.#gate.close();
+      void this.#sync();
+    }
+    this.#gate.pass(name, payload);
+  }
+
+  #handle(name: string, payload: Record<string, unknown>): void {
     if (name === "assistant:final_response") {
       const final = payload as unknown as FinalResponse;
       if (this.#exchange) {
@@ -422,8 +452,10 @@ export class Host {
       this.#turnCall = undefined;
       // A 409 means the runtime took another answer or moved on: the exchange is over, not failed.
       if (call) {
+        const exchange = this.#exchange;
         this.#runner.schedule(call).catch((error) =>
-          this.#finish(error.status === 409 ? undefined : error)
+          // A newer message may have superseded this exchange meanwhile: leave that one alone.
+          exchange === this.#exchange && this.#finish(error.status === 409 ? undefined : error)
         );
       } else this.#finish();
     }
@@ -444,28 +476,62 @@ export class Host {
     if (connection === "open" && previous === "reconnecting") this.#recover().catch(() => {});
   }
 
+  #get<T>(path: string, signal?: AbortSignal): Promise<T> {
+    return jsonRequest<T>(
+      runtimeHref(
+        this.#options.runtimeUrl,
+        `api/sessions/${encodeURIComponent(this.sessionId)}${path}`,
+      ),
+      "GET",
+      headersOf(this.#options.headers),
+      undefined,
+      signal,
+    );
+  }
+
+  /** Merges the stored conversation into the state, holding live events back meanwhile. */
+  async #sync(): Promise<void> {
+    this.#gate.close();
+    try {
+      const { messages } = await this.#get<{ messages: StoredMessage[] }>(
+        "/messages",
+        AbortSignal.timeout(10_000),
+      );
+      this.#update(["history", await chatMessages(messages)]);
+    } catch {
+      // Without the stored conversation the live events still tell what happens now.
+    } finally {
+      this.#gate.open();
+    }
+  }
+
   /**
-   * Asks the runtime what is pending and reconciles the journal with it; when
-   * the runtime cannot be reached, tries again later in the background.
+   * Asks the runtime about the session (one request: a new session is a
+   * 404), loads its conversation the first time, and reconciles the journal
+   * with what is pending; when the runtime cannot be reached, tries again
+   * later in the background.
    */
   async #recover(delay = 500): Promise<void> {
     let info: SessionInfo | null;
     try {
-      info = await jsonRequest<SessionInfo>(
-        runtimeHref(this.#options.runtimeUrl, `api/sessions/${encodeURIComponent(this.sessionId)}`),
-        "GET",
-        headersOf(this.#options.headers),
-      );
+      info = await this.#get<SessionInfo>("");
     } catch (error) {
       const status = (error as { status?: number }).status ?? 0;
       if (status === 404) info = null;
       else {
+        this.#gate.open();
         if ((status === 0 || status >= 500) && !this.#closed.signal.aborted) {
           setTimeout(() => this.#recover(Math.min(delay * 2, 5_000)).catch(() => {}), delay);
         }
         return;
       }
     }
+    if (info) await this.#transport.follow?.();
+    if (!this.#loaded) {
+      this.#loaded = true;
+      if (info?.message_count) await this.#sync();
+    }
+    this.#gate.open();
     await this.#runner.recover(info?.pending_action ?? null).catch((error) =>
       this.#finish(error.status === 409 ? undefined : error)
     );

@@ -25,12 +25,18 @@
  * task and then answers any call an earlier page left pending (a handler
  * registered up to 3 s later is still found).
  *
+ * On a session that already has messages (a reload, a given `sessionId`),
+ * `host.state` starts with the stored conversation, every tool call with
+ * its status. `sseTransport({ follow: true })` (or Socket.IO) also streams
+ * the turns another tab or client starts on the session.
+ *
  * Silent decisions for an independent controller: `host.decide(content)`
  * then `host.receipt(callId, result)`.
  *
- * The host_context schema (zod/mini) and the screenshot library are separate
- * chunks: the first is fetched when the host is created, the second on the
- * first screenshot.
+ * The host_context schema (zod/mini), the argument validator and the
+ * screenshot library are separate chunks: the first is fetched when the host
+ * is created, the second when the first action is registered, the third on
+ * the first screenshot.
  *
  * @module
  */
@@ -59,7 +65,14 @@ export type { IndexedDbJournalOptions } from "./indexeddb_journal.ts";
 export { screenshot } from "./screenshot.ts";
 export type { ScreenshotOptions } from "./screenshot.ts";
 export { applyEvent } from "./state.ts";
-export type { ChatMessage, HostState, StateEvent, ToolCallState } from "./state.ts";
+export type {
+  AttachmentSummary,
+  ChatMessage,
+  HostState,
+  StateEvent,
+  ToolCallState,
+  ToolCallStatus,
+} from "./state.ts";
 export { createStore } from "./store.ts";
 export type { Store } from "./store.ts";
 export type { ConnectionState, Transport, TransportFactory, TransportLink } from "./transport.ts";

@@ -2,11 +2,13 @@
  * The HTTP transport: each message is a `POST /api/chat` whose answer streams
  * the turn as server-sent events. When a stream breaks before the turn
  * completed, it resumes from `GET /api/sessions/{id}/events` with
- * `Last-Event-ID`, so no event is lost or repeated.
+ * `Last-Event-ID`, so no event is lost or repeated. With `follow`, that
+ * stream stays open, so turns started by another tab or client stream in too.
  *
  * @module
  */
 import { errorFromResponse, headersOf, request, runtimeHref } from "./_http.ts";
+import { sleep } from "./_sleep.ts";
 import { readEventStream } from "./_sse.ts";
 import type { Transport, TransportFactory, TransportLink } from "./transport.ts";
 
@@ -15,7 +17,7 @@ import type { Transport, TransportFactory, TransportLink } from "./transport.ts"
  *
  * @example
  * ```ts
- * sseTransport({ stream: false }); // plain JSON through a proxy that buffers streams
+ * sseTransport({ follow: true }); // also show turns that other tabs start
  * ```
  */
 export interface SseTransportOptions {
@@ -23,24 +25,25 @@ export interface SseTransportOptions {
   retryDelay?: number;
   /** `false`: ask for the plain JSON result instead of a stream (for proxies that buffer SSE). Default true. */
   stream?: boolean;
+  /**
+   * Keep the session's event stream open once the session exists, resuming
+   * it with `Last-Event-ID` whenever it breaks: turns started by another
+   * tab or client stream into this host too. Needs `stream` (ignored with
+   * `stream: false`). Default false (`<tether-chat>`: true).
+   */
+  follow?: boolean;
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
-  });
 
 class SseTransport implements Transport {
   #link: TransportLink;
-  #retryDelay: number;
-  #stream: boolean;
+  #options: SseTransportOptions;
   #closed = new AbortController();
+  /** Resolves once the follower's stream answered (or failed) for the first time. */
+  #following: Promise<void> | undefined;
 
   constructor(link: TransportLink, options: SseTransportOptions) {
     this.#link = link;
-    this.#retryDelay = options.retryDelay ?? 250;
-    this.#stream = options.stream ?? true;
+    this.#options = options;
   }
 
   connect(): Promise<void> {
@@ -48,13 +51,21 @@ class SseTransport implements Transport {
     return Promise.resolve();
   }
 
+  follow(): Promise<void> | undefined {
+    if (!this.#options.follow || this.#options.stream === false) return;
+    return this.#following ??= new Promise<void>((opened) => {
+      void this.#resume(null, opened).finally(() => (this.#following = undefined));
+    });
+  }
+
   async send(body: Record<string, unknown>): Promise<void> {
+    const stream = this.#options.stream ?? true;
     const response = await request(runtimeHref(this.#link.runtimeUrl, "api/chat"), {
       method: "POST",
       headers: {
         ...headersOf(this.#link.headers),
         "content-type": "application/json",
-        accept: this.#stream ? "text/event-stream" : "application/json",
+        accept: stream ? "text/event-stream" : "application/json",
       },
       body: JSON.stringify(body),
       signal: this.#closed.signal,
@@ -71,19 +82,28 @@ class SseTransport implements Transport {
       this.#link.event("assistant:status", { type: "agent_status", status: "completed" });
       return;
     }
-    this.#follow(response.body!);
+    // A follower's own stream makes up for this one if it breaks.
+    if (this.#following) void this.#read(response.body!, true);
+    else void this.#resume(response.body);
   }
 
-  /** Reads a turn's stream to its end, resuming it as often as it breaks. */
-  async #follow(body: ReadableStream<Uint8Array> | null): Promise<void> {
+  /**
+   * Reads `body`, then the session's event stream from the last event seen,
+   * as often as it breaks: until the turn completed, or for good when
+   * following (`follow` is called after each attempt to open it).
+   */
+  async #resume(body: ReadableStream<Uint8Array> | null, follow?: () => void): Promise<void> {
     const signal = this.#closed.signal;
-    let delay = this.#retryDelay;
+    let delay = this.#options.retryDelay ?? 250;
     while (!signal.aborted) {
-      if (body && await this.#read(body)) return;
-      this.#link.state("reconnecting");
-      await sleep(delay, signal);
-      delay = Math.min(delay * 2, 10_000);
+      if (body) {
+        if (await this.#read(body, !follow)) return;
+        this.#link.state("reconnecting");
+        await sleep(delay, signal);
+        delay = Math.min(delay * 2, 10_000);
+      }
       body = null;
+      const seq = this.#link.lastSeq();
       try {
         const response = await request(
           runtimeHref(
@@ -94,27 +114,36 @@ class SseTransport implements Transport {
             headers: {
               ...headersOf(this.#link.headers),
               accept: "text/event-stream",
-              "last-event-id": String(this.#link.lastSeq()),
+              // Without a seq (a follower that just arrived) the stream starts live.
+              ...(seq || !follow ? { "last-event-id": String(seq) } : {}),
             },
             signal,
           },
         );
+        follow?.();
         if (response.ok) {
           this.#link.state("open");
           body = response.body;
-        } else if (response.status < 500) {
+          if (follow) delay = this.#options.retryDelay ?? 250;
+          continue;
+        }
+        if (response.status < 500) {
           // The session is gone or not ours: nothing left to follow.
           this.#link.state("open");
           return;
         }
       } catch {
         // Not reachable yet: try again after the delay.
+        follow?.();
       }
+      this.#link.state("reconnecting");
+      await sleep(delay, signal);
+      delay = Math.min(delay * 2, 10_000);
     }
   }
 
-  /** Delivers events until the turn completed (true) or the stream ended early (false). */
-  async #read(body: ReadableStream<Uint8Array>): Promise<boolean> {
+  /** Delivers events until the turn completed (`once`: true) or the stream ended (false). */
+  async #read(body: ReadableStream<Uint8Array>, once: boolean): Promise<boolean> {
     try {
       for await (const message of readEventStream(body)) {
         let payload: Record<string, unknown>;
@@ -125,7 +154,9 @@ class SseTransport implements Transport {
         }
         if (payload.seq === undefined && message.id) payload.seq = Number(message.id);
         this.#link.event(message.event, payload);
-        if (message.event === "assistant:status" && payload.status === "completed") return true;
+        if (once && message.event === "assistant:status" && payload.status === "completed") {
+          return true;
+        }
       }
     } catch {
       // The connection broke mid-stream.

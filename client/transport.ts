@@ -62,6 +62,13 @@ export interface Transport {
   send(body: Record<string, unknown>): Promise<void>;
   /** Asks the runtime to cancel the session's live turn. */
   cancel(): Promise<void>;
+  /**
+   * Called once the session exists (found on connect, or created by a
+   * message): a transport that follows every turn of the session, whoever
+   * started it, starts now, and resolves once it listens. Optional;
+   * Socket.IO gets them from its room anyway.
+   */
+  follow?(): Promise<void> | void;
   /** Closes the connection for good. */
   close(): void;
 }

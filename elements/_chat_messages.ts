@@ -1,12 +1,12 @@
 /**
  * The conversation part of `<tether-chat>`: messages with their Markdown
- * text, tool call cards with their status, and the preview cards their
- * results carry. Pure functions of the host state.
+ * text and the attachments they carried, tool call cards with their status,
+ * and the preview cards their results carry. Pure functions of the host state.
  *
  * @module
  */
 import { html, nothing, type TemplateResult } from "lit";
-import type { ChatMessage, HostState, ToolCallState } from "../client/mod.ts";
+import type { AttachmentSummary, ChatMessage, HostState, ToolCallState } from "../client/mod.ts";
 import { callStatus, type CallStatus } from "./_call_status.ts";
 import { turnCards } from "./display.ts";
 import { renderMarkdown } from "./markdown.ts";
@@ -27,8 +27,8 @@ function argumentLine(args: Record<string, unknown> | undefined): string {
   return line.length > 80 ? line.slice(0, 79) + "…" : line;
 }
 
-function toolCard(state: HostState, index: number, call: ToolCallState): TemplateResult {
-  const status = callStatus(state, index, call);
+function toolCard(call: ToolCallState): TemplateResult {
+  const status = callStatus(call);
   const failure = status === "failed" || status === "unknown";
   return html`<div part="tool tool-${status}" class="tool ${status}" data-call=${call.callId}>
     <span class="dot" aria-hidden="true"></span>
@@ -37,6 +37,14 @@ function toolCard(state: HostState, index: number, call: ToolCallState): Templat
     <span class="state">${STATUS_LABEL[status]}</span>
     ${failure && typeof call.output === "string" ? html`<span class="reason">${call.output}</span>` : nothing}
   </div>`;
+}
+
+/** What a message carried: a thumbnail for an image (only our own data:image URIs), the name or kind. */
+function attachment(a: AttachmentSummary): TemplateResult {
+  const label = a.name ?? a.kind;
+  return html`<span part="attachment" class="attachment" title=${a.mediaType ?? a.kind}>${
+    a.thumbnail?.startsWith("data:image/") ? html`<img src=${a.thumbnail} alt="" />` : nothing
+  }<span>${label}</span></span>`;
 }
 
 /** The text shown for a message: its content, plus the live text while its turn streams. */
@@ -54,7 +62,8 @@ function message(state: HostState, m: ChatMessage, index: number, theme: string 
     : [];
   return html`<article part="message message-${m.role}" class="message ${m.role}"
       aria-label=${m.role === "user" ? "You" : "Assistant"}>
-    ${m.toolCalls.length ? html`<div class="tools">${m.toolCalls.map((c) => toolCard(state, index, c))}</div>` : nothing}
+    ${m.toolCalls.length ? html`<div class="tools">${m.toolCalls.map(toolCard)}</div>` : nothing}
+    ${m.attachments?.length ? html`<div class="attachments">${m.attachments.map(attachment)}</div>` : nothing}
     ${text ? html`<div class="text">${m.role === "user" ? text : renderMarkdown(text)}</div>` : nothing}
     ${cards.length
       ? html`<div class="cards">${cards.map((c) => html`<tether-card .heading=${c.title} .href=${c.url}

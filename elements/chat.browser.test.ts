@@ -1,10 +1,10 @@
 /**
  * `<tether-chat>` in Chromium on a scripted runtime: rendering, streaming,
  * a host action changing the page, the composer lock, stop, errors and the
- * keyboard.
+ * keyboard, the attachments a message carried and every call status.
  */
 import { sendKeys } from "@web/test-runner-commands";
-import { equal, match, ok } from "../tests/browser/_assert.ts";
+import { deepEqual, equal, match, ok } from "../tests/browser/_assert.ts";
 import type { Body, Turn } from "./_fake_runtime.ts";
 import { type ChatFixture, mountChat, until } from "./_test_fixture.ts";
 import type { TetherAction } from "./action.ts";
@@ -196,5 +196,71 @@ describe("<tether-chat>", () => {
     equal(f.rt.sent[0].attachments.length, 1);
     equal(f.rt.sent[0].attachments[0].kind, "document");
     equal(f.rt.sent[0].attachments[0].name, "spec.pdf");
+  });
+
+  it("shows what a sent message carried: a thumbnail for an image, the name of a file", async () => {
+    f = mountChat();
+    const canvas = document.createElement("canvas");
+    canvas.width = 200;
+    canvas.height = 100;
+    canvas.getContext("2d")!.fillRect(0, 0, 200, 100);
+    await f.chat.send("what are these?", [
+      { kind: "image", purpose: "reference", name: "chart.png", media_type: "image/png", data_uri: canvas.toDataURL() },
+      { kind: "document", purpose: "reference", name: "spec.pdf", media_type: "application/pdf", data_uri: "data:application/pdf;base64,JVBERg==" },
+    ]);
+    const shown = await until(() => f.$$("[part~=message-user] [part=attachment]").length === 2 && f.$$("[part=attachment]"), "the attachments");
+    deepEqual(shown.map((a) => a.textContent!.trim()), ["chart.png", "spec.pdf"]);
+    match(shown[0].querySelector("img")!.getAttribute("src"), /^data:image\/jpeg;base64,/);
+    equal(shown[0].getAttribute("title"), "image/png");
+    ok(!shown[1].querySelector("img"), "a document shows no picture");
+  });
+
+  it("shows each call status of the state on its card", async () => {
+    f = mountChat();
+    const statuses = ["pending", "running", "completed", "failed", "cancelled", "superseded", "unknown"] as const;
+    f.host.state.set((s) => ({
+      ...s,
+      messages: [
+        { id: "u1", role: "user", content: "do it all", toolCalls: [] },
+        {
+          id: "a1",
+          role: "assistant",
+          content: "",
+          toolCalls: statuses.map((status, i) => ({ callId: `c${i}`, toolName: `step_${i}`, arguments: {}, category: "host", status, output: status === "unknown" ? "its outcome is unknown" : undefined })),
+        },
+      ],
+    }));
+    const cards = await until(() => f.$$("[part~=tool]").length === statuses.length && f.$$("[part~=tool]"), "the cards");
+    deepEqual(cards.map((c) => c.getAttribute("part")), [
+      "tool tool-running",
+      "tool tool-running",
+      "tool tool-done",
+      "tool tool-failed",
+      "tool tool-cancelled",
+      "tool tool-superseded",
+      "tool tool-unknown",
+    ]);
+    deepEqual(cards.map((c) => c.querySelector(".state")!.textContent), ["running", "running", "done", "failed", "cancelled", "superseded", "outcome unknown"]);
+    match(cards[6].textContent!, /its outcome is unknown/, "the reason is shown");
+  });
+
+  it("a new message shows the host call it overtook as superseded", async () => {
+    f = mountChat(`<tether-action name="select_issue" description="Select an issue."></tether-action>`);
+    let release!: () => void;
+    f.root.querySelector<TetherAction>("tether-action")!.handler = () => new Promise<void>((r) => (release = r));
+    f.rt.respond = (body: Body, turn) => {
+      if (body.content === "select issue 42") {
+        turn.start();
+        turn.hostCall("select_issue", { number: 42 });
+        turn.end();
+      } else if (!body.tool_call_id) void turn.reply("Fine.");
+    };
+    void f.chat.send("select issue 42");
+    await until(() => f.$("[part~=tool-running]"), "the running call");
+    await f.host.send("never mind");
+    await until(() => f.$("[part~=tool-superseded]"), "the superseded card");
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    ok(f.$("[part~=tool-superseded]"), "its late result does not change it");
   });
 });

@@ -136,6 +136,34 @@ export const chatStyles = [
       gap: 4px;
       margin-bottom: 6px;
     }
+    .attachments {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 4px;
+      margin-bottom: 6px;
+    }
+    .attachment {
+      display: inline-flex;
+      align-items: center;
+      gap: 6px;
+      max-width: 100%;
+      font-size: 0.85em;
+      padding: 2px 8px 2px 2px;
+      border: 1px solid var(--_border);
+      border-radius: calc(var(--_radius) * 0.6);
+      background: var(--_bg);
+      color: var(--_fg);
+      overflow-wrap: anywhere;
+    }
+    .attachment:not(:has(img)) {
+      padding-left: 8px;
+    }
+    .attachment img {
+      display: block;
+      max-width: 64px;
+      max-height: 64px;
+      border-radius: calc(var(--_radius) * 0.4);
+    }
     .tool {
       display: flex;
       flex-wrap: wrap;

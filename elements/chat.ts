@@ -29,12 +29,15 @@ import { HostController } from "./host_controller.ts";
  * shows each tool call as a compact card with its status, and while a host
  * action runs it says so and locks the composer until the action settles.
  * Stop cancels the live turn. Errors show with their retry hint; images and
- * files can be attached by picking or pasting them. Enter sends, Shift+Enter
- * starts a new line, Escape stops the turn.
+ * files can be attached by picking or pasting them, and each message shows
+ * what it carried. Enter sends, Shift+Enter starts a new line, Escape stops
+ * the turn. After a reload it shows the conversation so far.
  *
  * Give it a host (`chat.host = createHost(...)`) or let it make one from its
- * `runtime-url`, `session-id` and `transport` attributes. `<tether-view>` and
- * `<tether-action>` elements on the page declare context and actions through it.
+ * `runtime-url`, `session-id` and `transport` attributes; a host it makes
+ * follows the session, so turns started in another tab stream in too.
+ * `<tether-view>` and `<tether-action>` elements on the page declare context
+ * and actions through it.
  *
  * @tagname tether-chat
  * @summary The conversation panel: streaming, tool cards, host actions, stop, attachments, confirmations.
@@ -51,6 +54,7 @@ import { HostController } from "./host_controller.ts";
  * @csspart log - The scrolling conversation (an ARIA log).
  * @csspart message - Each message; also `message-user` or `message-assistant`.
  * @csspart tool - Each tool call card; also `tool-running`, `tool-done`, `tool-failed`, `tool-cancelled`, `tool-superseded`, `tool-unknown`.
+ * @csspart attachment - Each attachment a user message carried (a thumbnail for an image, and its name).
  * @csspart link - Links in the assistant's text.
  * @csspart notice - The running host action notice.
  * @csspart error - The error line.
@@ -198,7 +202,7 @@ export class TetherChat extends LitElement {
     this.host = createHost({
       runtimeUrl: new URL(this.runtimeUrl, location.href).href,
       sessionId: this.sessionId || undefined,
-      transport: this.transport === "socket.io" ? socketIoTransport() : sseTransport(),
+      transport: this.transport === "socket.io" ? socketIoTransport() : sseTransport({ follow: true }),
     });
   }
 

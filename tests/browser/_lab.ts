@@ -46,13 +46,17 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** The lab page and a proxy to whatever runtime `target()` names, on one loopback origin. */
+/**
+ * A fixture page (`fixtures/<page>.ts`, the lab page by default) and a proxy
+ * to whatever runtime `target()` names, on one loopback origin.
+ */
 export async function startLab(
   target: () => string,
+  page = "lab_page",
 ): Promise<{ url: string; close(): Promise<void> }> {
   const outdir = await mkdtemp(join(tmpdir(), "tether-lab-"));
   await build({
-    entryPoints: [fileURLToPath(new URL("fixtures/lab_page.ts", import.meta.url))],
+    entryPoints: [fileURLToPath(new URL(`fixtures/${page}.ts`, import.meta.url))],
     bundle: true,
     splitting: true,
     format: "esm",
@@ -62,7 +66,7 @@ export async function startLab(
     logLevel: "error",
   });
   const html =
-    '<!doctype html><meta charset="utf-8"><title>lab</title><script type="module" src="/lab_page.js"></script>';
+    `<!doctype html><meta charset="utf-8"><title>lab</title><script type="module" src="/${page}.js"></script>`;
   const server: Server = createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     if (RUNTIME_PATHS.test(path)) return proxyRequest(target, req, res);

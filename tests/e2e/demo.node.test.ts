@@ -3,8 +3,8 @@
  * demo built with esbuild and served at `/`, here on a free port with the
  * memory store and the offline model), driven in headless Chromium through
  * playwright-core. The offline model selects an issue, filters the list, and
- * files an issue after the user applies its preview; screenshots of each
- * result go to test-output/.
+ * files an issue after the user applies its preview, and a reload shows the
+ * conversation again; screenshots of each result go to test-output/.
  *
  * Needs /usr/bin/chromium (never downloads a browser): without it the suite
  * says SKIPPED, and fails when CI=true.
@@ -97,6 +97,21 @@ describe("the demo end to end", { skip: missing ? `${CHROMIUM} not found` : fals
     await confirm.locator("[part=apply]").click();
     await page.locator("tether-chat [part~=message-assistant]", { hasText: "Done: create_issue returned" }).waitFor();
     await page.locator("#app .detail h2", { hasText: "Dark mode flickers on resume" }).waitFor();
+    assert.deepEqual(errors, [], "the page threw no errors");
+  });
+
+  test("a reload keeps the conversation in the chat, every call with its status", async () => {
+    const before = await page.locator("tether-chat [part~=tool]").evaluateAll((cards) => cards.map((c) => c.getAttribute("part")));
+    await page.reload();
+    const chat = page.locator("tether-chat");
+    for (const answer of ["Done: select_issue returned", "Done: show_only returned", "Done: create_issue returned"]) {
+      await chat.locator("[part~=message-assistant]", { hasText: answer }).waitFor();
+    }
+    await chat.locator("[part~=message-user]", { hasText: "select issue 42" }).waitFor();
+    const after = await page.locator("tether-chat [part~=tool]").evaluateAll((cards) => cards.map((c) => c.getAttribute("part")));
+    assert.deepEqual(after, before, "the same tool cards, with the same statuses");
+    assert.ok(after.length >= 3 && after.every((part) => part === "tool tool-done"), `every call done: ${after}`);
+    await page.screenshot({ path: join(OUTPUT, "demo-after-reload.png") });
     assert.deepEqual(errors, [], "the page threw no errors");
   });
 });
