@@ -3,37 +3,17 @@
  * glance which parts of the protocol it carries.
  *
  * Values are imported from their own files, not from mod.ts: mod.ts
- * re-exports modules whose top level builds zod schemas, which a bundler
- * must keep, so importing the zod-free JSON Schema validator through it
- * would put all of zod in the SDK entry. The host_context schema (zod/mini)
- * and the JSON Schema validator for action arguments are loaded on demand,
- * each as a chunk of its own: a page that registers no action never loads
- * the validator.
+ * re-exports every module, and a bundler must keep each module whose top
+ * level builds zod schemas, so importing through it would carry schemas the
+ * SDK never uses. The host_context schema (zod/mini) and the JSON Schema
+ * validator are in the entry: every context is validated before it leaves
+ * the page, and every call's arguments before its handler runs.
  *
  * @module
  */
-import type { HostContext, Issue, JsonSchema, Result } from "../protocol/mod.ts";
-
 export { formatIssues } from "../protocol/issues.ts";
-
-let parser: Promise<(input: unknown) => Result<HostContext>> | undefined;
-let validator: Promise<(schema: JsonSchema, value: unknown) => Issue[]> | undefined;
-
-/** protocol's `parseHostContext`, imported on first use (start it early to have it warm). */
-export const loadHostContextParser = (): Promise<(input: unknown) => Result<HostContext>> =>
-  parser ??= import("../protocol/host_context.ts").then((m) => m.parseHostContext);
-
-/** protocol's `validateJsonSchema`, imported on first use; a failed import is tried again next time. */
-export const loadJsonSchemaValidator = (): Promise<
-  (schema: JsonSchema, value: unknown) => Issue[]
-> =>
-  validator ??= import("../protocol/json_schema.ts").then(
-    (m) => m.validateJsonSchema,
-    (error) => {
-      validator = undefined;
-      throw error;
-    },
-  );
+export { parseHostContext } from "../protocol/host_context.ts";
+export { validateJsonSchema } from "../protocol/json_schema.ts";
 
 export type {
   Attachment,

@@ -15,7 +15,7 @@ import {
   type HostContext,
   type HostInfo,
   type Issue,
-  loadHostContextParser,
+  parseHostContext,
   type NavigationTarget,
   type View,
 } from "./_protocol.ts";
@@ -138,7 +138,7 @@ export class ContextRegistry {
       (typeof s === "function" ? values.get(s) : s) as T
     );
     context.captured_at = new Date().toISOString();
-    const parsed = (await loadHostContextParser())(context);
+    const parsed = parseHostContext(context);
     if (!parsed.ok) throw invalid(parsed.issues);
     return parsed.value;
   }

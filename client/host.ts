@@ -11,7 +11,6 @@ import { chatMessages, type StoredMessage } from "./_history.ts";
 import { keepThumbnails } from "./_kept_thumbnails.ts";
 import { headersOf, type HeadersSource, jsonRequest, runtimeHref } from "./_http.ts";
 import { newId } from "./_id.ts";
-import { loadHostContextParser, loadJsonSchemaValidator } from "./_protocol.ts";
 import type {
   Attachment,
   AttachmentInput,
@@ -229,7 +228,6 @@ export class Host {
         webmcp: false,
       }, async () => ({ screenshot: (await this.screenshot()).data_uri }));
     }
-    loadHostContextParser().catch(() => {}); // warm the schema chunk before the first message
     if (options.autoConnect !== false) setTimeout(() => this.connect().catch(() => {}), 0);
   }
 
@@ -268,7 +266,6 @@ export class Host {
   action<Args = any>(name: string, options: ActionOptions, handler: ActionHandler<Args>): Disposer {
     const definition = { name, ...options, handler };
     const dispose = this.#registry.action(definition);
-    loadJsonSchemaValidator().catch(() => {}); // warm the argument checker before the first call
     const withdraw = options.webmcp ?? this.#options.webmcp ?? true
       ? offerToWebMcp(
         name,

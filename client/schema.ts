@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type Issue, loadJsonSchemaValidator } from "./_protocol.ts";
+import { type Issue, validateJsonSchema } from "./_protocol.ts";
 
 /**
  * A JSON schema of type object, as action parameters need.
@@ -97,12 +97,6 @@ export async function checkArguments(
       })),
     };
   }
-  let issues: Issue[];
-  try {
-    issues = (await loadJsonSchemaValidator())(toJsonSchema(parameters), value);
-  } catch {
-    // Fail closed: a WebMCP caller's arguments were checked by no one else.
-    issues = [{ path: "(arguments)", message: "could not be checked: the validator did not load" }];
-  }
+  const issues: Issue[] = validateJsonSchema(toJsonSchema(parameters), value);
   return issues.length ? { ok: false, issues } : { ok: true, value };
 }

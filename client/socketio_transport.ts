@@ -4,9 +4,12 @@
  * session again with `after` = the last sequence number seen, so the runtime
  * replays exactly what was missed.
  *
+ * socket.io-client itself (about 13 KB gzip) is imported when the transport
+ * first connects, so pages on the default SSE transport never download it.
+ *
  * @module
  */
-import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
+import type { ManagerOptions, Socket, SocketOptions } from "socket.io-client";
 import { TetherError } from "./errors.ts";
 import { headersOf } from "./_http.ts";
 import type { Transport, TransportFactory, TransportLink } from "./transport.ts";
@@ -64,8 +67,14 @@ class SocketIoTransport implements Transport {
     this.#options = options;
   }
 
+  #connecting?: Promise<void>;
+
   connect(): Promise<void> {
-    if (this.#socket) return Promise.resolve();
+    return this.#connecting ??= import("socket.io-client").then(({ io }) => this.#open(io));
+  }
+
+  #open(io: typeof import("socket.io-client").io): Promise<void> {
+    if (this.#closed) return Promise.resolve();
     const link = this.#link;
     const url = new URL(this.#options.namespace ?? "/assistant", link.runtimeUrl).href;
     const socket = this.#socket = io(url, {
@@ -110,7 +119,9 @@ class SocketIoTransport implements Transport {
     });
   }
 
-  send(body: Record<string, unknown>): Promise<void> {
+  async send(body: Record<string, unknown>): Promise<void> {
+    await this.connect();
+    if (body.message_type === "steering") return this.#steer(body);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         const index = this.#waiters.indexOf(waiter);
@@ -129,6 +140,21 @@ class SocketIoTransport implements Transport {
       };
       this.#waiters.push(waiter);
       this.#socket!.emit("assistant_message", body);
+    });
+  }
+
+  /** Steering delivered to a live turn starts no turn of its own: the acknowledgement settles it. */
+  #steer(body: Record<string, unknown>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new TetherError(0, "network", "The runtime did not answer the steering message in time.")),
+        this.#options.acceptTimeout ?? 30_000,
+      );
+      this.#socket!.emit("assistant_message", body, (answer: Record<string, unknown>) => {
+        clearTimeout(timer);
+        if (answer?.ok) resolve();
+        else reject(refusal((answer?.error ?? {}) as Record<string, unknown>));
+      });
     });
   }
 

@@ -148,7 +148,7 @@ export async function report(): Promise<boolean> {
   const sdk = await measureSdk();
   const shot = await measureScreenshotLibrary();
   const lines = [
-    `SDK entry (client/mod.ts: client, SSE + Socket.IO transports, IndexedDB journal; minified, gzip -9): ${
+    `SDK entry (client/mod.ts: client, both transports, IndexedDB journal, protocol schemas with zod; minified, gzip -9): ${
       kb(sdk.entry.gzip)
     } gzip, ${kb(sdk.entry.raw)} raw; budget ${kb(SDK_BUDGET)}`,
   ];

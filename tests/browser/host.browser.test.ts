@@ -157,6 +157,24 @@ for (const [label, transport] of transports) {
       ]]);
     });
 
+    it("a steering message on an idle session settles (promoted to its own turn) without waiting out a timeout", async () => {
+      const { proxied } = await runtimeUrls();
+      const host = open({ runtimeUrl: proxied, transport: transport() });
+      host.view({ name: "tasks" });
+      await host.connect();
+      const started = performance.now();
+      if (label === "plain HTTP") {
+        // Steering needs a streaming transport; plain HTTP is refused with a clear message.
+        const error = await rejects(() => host.send("a change of plan", { messageType: "steering" }));
+        match(error.message, /streaming/);
+        return;
+      }
+      await host.send("a change of plan", { messageType: "steering" });
+      ok(performance.now() - started < 5_000, "settled promptly");
+      const [user] = await sessionMessages(proxied, host.sessionId);
+      equal(user.message_type, "steering");
+    });
+
     it("runs three calls from one response one at a time, in order, and the model resumes once", async () => {
       const { proxied } = await runtimeUrls();
       const host = open({ runtimeUrl: proxied, transport: transport() });
