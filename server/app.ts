@@ -97,7 +97,7 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
   app.post("/api/chat/:id/cancel", async (c) => c.json(await c.get("engine").cancel(c.get("principal"), sid(c))));
   app.get("/api/sessions/:id", async (c) => c.json(await c.get("engine").session(c.get("principal"), sid(c))));
   app.get("/api/sessions/:id/messages", async (c) => {
-    return c.json({ session_id: sid(c), messages: await c.get("engine").messages(c.get("principal"), sid(c)) });
+    return c.json({ session_id: sid(c), ...(await c.get("engine").messages(c.get("principal"), sid(c))) });
   });
   app.get("/api/sessions/:id/events", (c) => {
     const after = c.req.header("last-event-id") !== undefined

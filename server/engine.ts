@@ -25,7 +25,7 @@ import { ScreenshotCache } from "./tools/screenshots.ts";
 import { HOLD, turnTools } from "./tools/turn_tools.ts";
 import { classify, retryAllowed, type TurnError } from "./turn/errors.ts";
 import { renderHostContext, userMessage, attachmentParts } from "./turn/prompt.ts";
-import { toolMessage } from "./turn/results.ts";
+import { hostOutcomeEvent, toolMessage } from "./turn/results.ts";
 import { type ChatResult, chatResult, effectiveLimits, finalEvent } from "./turn/outcome.ts";
 export type { ChatResult };
 import { runTurn, type RunOutcome, type Usage } from "./turn/run.ts";
@@ -56,6 +56,8 @@ interface RunInput {
   limits: Limits;
   /** Steering held for this run (from a pending action). */
   steering?: string[];
+  /** The turn's `started` event was already published (a continuation). */
+  started?: boolean;
 }
 
 interface LiveTurn {
@@ -207,11 +209,12 @@ export class Engine {
     return sessionView(record, count);
   }
 
-  /** The stored messages of a session, as GET /api/sessions/{id}/messages shows them. */
-  async messages(principal: Principal, sessionId: string): Promise<unknown[]> {
+  /** The stored messages, and the sequence number of the last event so far (resume the stream from it). */
+  async messages(principal: Principal, sessionId: string): Promise<{ messages: unknown[]; last_seq: number }> {
     await this.#owned(principal, sessionId);
+    const last_seq = await this.hub.lastSeq(sessionId);
     const loaded = await this.repo.load(sessionId);
-    return (loaded?.messages ?? []).map((m) => messageView(m.message));
+    return { messages: (loaded?.messages ?? []).map((m) => messageView(m.message)), last_seq };
   }
 
   /** Deletes a session, after cancelling its live turn. */
@@ -347,8 +350,12 @@ export class Engine {
       throw fresh ? refusal(fresh, callId) : sessionError(`Session ${sid} was deleted before the result arrived.`);
     }
     this.#rememberScreenshot(sid, body.host_context?.attachments ?? []);
+    await this.#emit(sid, "assistant:status", { type: "agent_status", status: "started" });
+    if (pending.output_mode !== "host_tools") {
+      // Every attached client learns the host's outcome, not only the one that sent it.
+      await this.#emit(sid, ...hostOutcomeEvent(call));
+    }
     if (nextPending || pending.output_mode === "host_tools") {
-      await this.#emit(sid, "assistant:status", { type: "agent_status", status: "started" });
       const result = chatResult(nextRecord, assistant, nextPending ? { kind: "pending", pending: nextPending } : { kind: "final" }, null);
       if (!nextPending) result.decision = "completed";
       await this.#emit(sid, "assistant:final_response", finalEvent(result, false));
@@ -375,11 +382,12 @@ export class Engine {
       model,
       limits: effectiveLimits(this.options.limits, body.config),
       steering: pending.steering,
+      started: true,
     });
   }
 
   async #run(run: RunInput): Promise<ChatResult> {
-    const { principal, record, seq, assistant, history, context, model, limits, steering = [] } = run;
+    const { principal, record, seq, assistant, history, context, model, limits, steering = [], started = false } = run;
     const sid = record.session_id;
     const controller = new AbortController();
     const live: LiveTurn = { controller, steering: [...steering], accepting: true, done: Promise.resolve() };
@@ -388,7 +396,7 @@ export class Engine {
     this.#live.set(sid, live);
     const usage: Usage = { input_tokens: 0, output_tokens: 0, total_tokens: 0, model_requests: 0 };
     try {
-      await this.#emit(sid, "assistant:status", { type: "agent_status", status: "started" });
+      if (!started) await this.#emit(sid, "assistant:status", { type: "agent_status", status: "started" });
       let outcome: RunOutcome;
       let failure: TurnError | null = null;
       try {

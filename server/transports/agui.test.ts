@@ -96,9 +96,9 @@ test("a tool message with an error reports the host action as failed", async () 
   const id = (agent.messages.at(-1) as { toolCalls: { id: string }[] }).toolCalls[0].id;
   agent.addMessage({ id: "t1", role: "tool", toolCallId: id, content: "", error: "no issue 9" });
   await agent.runAgent({ tools: [selectIssue] });
-  const messages = await rt.engine.messages({ id: "local", roles: [] }, "ag3") as {
-    tool_calls?: { status: string }[];
-  }[];
+  const { messages } = await rt.engine.messages({ id: "local", roles: [] }, "ag3") as {
+    messages: { tool_calls?: { status: string }[] }[];
+  };
   assert.equal(messages[1].tool_calls![0].status, "failed");
   assert.match(promptText(model, 1), /no issue 9/);
   await rt.close();

@@ -64,3 +64,20 @@ export function toolMessage(calls: CallRecord[]): ModelMessage {
 export function errorText(error: unknown): string {
   return clip(error instanceof Error ? error.message : String(error));
 }
+
+/**
+ * The event that tells attached clients a host recorded a call's result:
+ * `tool_result`, or `tool_error` when the host reported a failure.
+ *
+ * @example
+ * ```ts
+ * await hub.publish(sid, ...hostOutcomeEvent(call));
+ * ```
+ */
+export function hostOutcomeEvent(call: CallRecord): [string, Record<string, unknown>] {
+  const base = { tool_name: call.tool_name, call_id: call.call_id };
+  if (call.status === "failed") {
+    return ["assistant:tool_error", { type: "tool_error", ...base, error: asText(call.result) }];
+  }
+  return ["assistant:tool_result", { type: "tool_result", ...base, output: call.result ?? null }];
+}
