@@ -263,7 +263,8 @@ export function applyEvent(state: HostState, [name, payload]: StateEvent): HostS
             arguments: {},
             category: "backend",
           }),
-        status: "failed",
+        // The SDK's own "outcome is unknown" report comes back as a failure; keep showing it as unknown.
+        status: isUnknownOutcome(payload.error) ? "unknown" : "failed",
         output: payload.error,
       }));
     case "assistant:final_response": {
