@@ -12,7 +12,11 @@ export function percentile(values: number[], p: number): number {
 }
 
 /** Runs `fn` `warmup + n` times and returns the last `n` durations in ms. */
-export async function timeIt(n: number, fn: (i: number) => Promise<unknown>, warmup = Math.min(50, n)): Promise<number[]> {
+export async function timeIt(
+  n: number,
+  fn: (i: number) => Promise<unknown>,
+  warmup = Math.min(50, n),
+): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn(-1 - i);
   const out: number[] = [];
   for (let i = 0; i < n; i++) {

@@ -14,7 +14,10 @@ import { ms, percentile } from "./_stats.ts";
 
 const PAGE = `<!doctype html><meta charset="utf-8"><body style="margin:0">
 <main id="page" style="width:1280px;height:800px;font:14px sans-serif;overflow:hidden">
-<h1>Issues</h1><table>${Array.from({ length: 40 }, (_, i) => `<tr><td>#${i + 1}</td><td>Issue number ${i + 1}</td><td>open</td></tr>`).join("")}</table>
+<h1>Issues</h1><table>${
+  Array.from({ length: 40 }, (_, i) =>
+    `<tr><td>#${i + 1}</td><td>Issue number ${i + 1}</td><td>open</td></tr>`).join("")
+}</table>
 </main><script type="module" src="/shot.js"></script>`;
 
 /**
@@ -66,8 +69,14 @@ export async function benchScreenshot(): Promise<void> {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
     await page.waitForFunction(() => typeof (globalThis as { run?: unknown }).run === "function");
-    const { times, size } = await page.evaluate(() => (globalThis as unknown as { run: () => Promise<{ times: number[]; size: number }> }).run());
-    console.log(`PNG, 10 runs: p50 ${ms(percentile(times, 50))}, p99 ${ms(percentile(times, 99))}, data URI ${Math.round(size / 1024)} KB`);
+    const { times, size } = await page.evaluate(() =>
+      (globalThis as unknown as { run: () => Promise<{ times: number[]; size: number }> }).run()
+    );
+    console.log(
+      `PNG, 10 runs: p50 ${ms(percentile(times, 50))}, p99 ${ms(percentile(times, 99))}, data URI ${
+        Math.round(size / 1024)
+      } KB`,
+    );
   } finally {
     await browser.close();
     server.close();

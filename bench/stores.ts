@@ -19,7 +19,12 @@ import type { Store } from "../server/kv/store.ts";
 import { startNode } from "../server/runtime/node.ts";
 import { ISSUE_CONTEXT } from "../server/testing/harness.ts";
 import { pendScript } from "../tests/multiprocess/_scripts.ts";
-import { dropNamespace, freshNamespace, openStore, sharedStores } from "../tests/multiprocess/_stores.ts";
+import {
+  dropNamespace,
+  freshNamespace,
+  openStore,
+  sharedStores,
+} from "../tests/multiprocess/_stores.ts";
 import { ms, percentile, table } from "./_stats.ts";
 
 const CLIENTS = 8;
@@ -47,24 +52,45 @@ async function post(url: string, body: unknown): Promise<Answer> {
     signal: AbortSignal.timeout(10_000),
   });
   const json = await res.json();
-  if (res.status !== 200) throw new Error(`POST /api/chat answered ${res.status}: ${JSON.stringify(json)}`);
+  if (res.status !== 200) {
+    throw new Error(`POST /api/chat answered ${res.status}: ${JSON.stringify(json)}`);
+  }
   return json;
 }
 
 /** One host-call round trip on a fresh session; returns both halves in ms. */
 async function roundTrip(url: string, sessionId: string): Promise<Timing> {
   const t0 = performance.now();
-  const pended = await post(url, { session_id: sessionId, content: "select issue 42", host_context: ISSUE_CONTEXT });
+  const pended = await post(url, {
+    session_id: sessionId,
+    content: "select issue 42",
+    host_context: ISSUE_CONTEXT,
+  });
   const t1 = performance.now();
   const call = pended.pending_tool_call?.call_id;
   if (!call) throw new Error(`the message did not pend a host call: ${JSON.stringify(pended)}`);
-  const final = await post(url, { session_id: sessionId, content: "", tool_call_id: call, tool_result: { ok: true } });
-  if (typeof final.content !== "string" || final.pending_tool_call) throw new Error(`the continuation did not end the turn: ${JSON.stringify(final)}`);
+  const final = await post(url, {
+    session_id: sessionId,
+    content: "",
+    tool_call_id: call,
+    tool_result: { ok: true },
+  });
+  if (typeof final.content !== "string" || final.pending_tool_call) {
+    throw new Error(`the continuation did not end the turn: ${JSON.stringify(final)}`);
+  }
   return { pend: t1 - t0, resume: performance.now() - t1 };
 }
 
 async function measure(label: string, store: Store): Promise<string[]> {
-  const server = await startNode({ port: 0, env: {}, store, model: pendScript("bench"), modelName: "scripted", socketIo: false, warn: () => {} });
+  const server = await startNode({
+    port: 0,
+    env: {},
+    store,
+    model: pendScript("bench"),
+    modelName: "scripted",
+    socketIo: false,
+    warn: () => {},
+  });
   const run = crypto.randomUUID().slice(0, 8);
   try {
     for (let i = 0; i < WARMUP; i++) await roundTrip(server.url, `w-${run}-${i}`);
@@ -85,7 +111,15 @@ async function measure(label: string, store: Store): Promise<string[]> {
     }
     const total = timings.map((t) => t.pend + t.resume);
     const p = (values: number[], q: number) => ms(percentile(values, q));
-    return [label, rate.toFixed(0), p(total, 50), p(total, 99), p(timings.map((t) => t.pend), 50), p(timings.map((t) => t.resume), 50), String(timings.length)];
+    return [
+      label,
+      rate.toFixed(0),
+      p(total, 50),
+      p(total, 99),
+      p(timings.map((t) => t.pend), 50),
+      p(timings.map((t) => t.resume), 50),
+      String(timings.length),
+    ];
   } finally {
     await server.close();
   }
@@ -122,8 +156,18 @@ export async function benchStores(): Promise<void> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  console.log(`\n## Host-call round trips per store (startNode on loopback, fetch, scripted model; ${CLIENTS} clients for the rate)\n`);
-  table(["store", "continuations/s", "round trip p50", "round trip p99", "message→pending p50", "continuation→final p50", "samples"], rows);
+  console.log(
+    `\n## Host-call round trips per store (startNode on loopback, fetch, scripted model; ${CLIENTS} clients for the rate)\n`,
+  );
+  table([
+    "store",
+    "continuations/s",
+    "round trip p50",
+    "round trip p99",
+    "message→pending p50",
+    "continuation→final p50",
+    "samples",
+  ], rows);
   for (const note of notes) console.log(`\nSKIPPED: ${note}`);
 }
 

@@ -15,8 +15,8 @@ import {
   type HostContext,
   type HostInfo,
   type Issue,
-  parseHostContext,
   type NavigationTarget,
+  parseHostContext,
   type View,
 } from "./_protocol.ts";
 import { TetherError } from "./errors.ts";

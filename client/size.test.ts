@@ -14,11 +14,23 @@ test("the SDK entry, zod and both transports included, stays within 25 KB gzip",
   );
   assert.deepEqual(size.external, ["modern-screenshot"]);
   const eager = size.entry.chunks.flatMap((c) => c.inputs.map((i) => i.path));
-  for (const part of ["protocol/host_context.ts", "protocol/json_schema.ts", "node_modules/zod/", "node_modules/idb/", "client/socketio_transport.ts", "client/sse_transport.ts"]) {
+  for (
+    const part of [
+      "protocol/host_context.ts",
+      "protocol/json_schema.ts",
+      "node_modules/zod/",
+      "node_modules/idb/",
+      "client/socketio_transport.ts",
+      "client/sse_transport.ts",
+    ]
+  ) {
     assert.ok(eager.some((p) => p.includes(part)), `the entry carries ${part}`);
   }
   // socket.io-client is fetched when the Socket.IO transport first connects.
   const lazy = size.lazy.flatMap((c) => c.inputs.map((i) => i.path));
-  assert.ok(lazy.some((p) => p.includes("node_modules/socket.io-client/")), "socket.io-client is a chunk of its own");
+  assert.ok(
+    lazy.some((p) => p.includes("node_modules/socket.io-client/")),
+    "socket.io-client is a chunk of its own",
+  );
   assert.ok(!eager.some((p) => p.includes("node_modules/socket.io-client/")));
 });

@@ -147,7 +147,14 @@ class SocketIoTransport implements Transport {
   #steer(body: Record<string, unknown>): Promise<void> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new TetherError(0, "network", "The runtime did not answer the steering message in time.")),
+        () =>
+          reject(
+            new TetherError(
+              0,
+              "network",
+              "The runtime did not answer the steering message in time.",
+            ),
+          ),
         this.#options.acceptTimeout ?? 30_000,
       );
       this.#socket!.emit("assistant_message", body, (answer: Record<string, unknown>) => {

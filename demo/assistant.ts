@@ -14,9 +14,20 @@ import { ASSIGNEES, type Issue, LABELS } from "./data.ts";
 import type { Tracker } from "./tracker.ts";
 
 const integer = (description: string) => ({ type: "integer", description });
-const schema = (properties: Record<string, unknown>, required: string[] = []) => ({ type: "object", properties, required, additionalProperties: false });
+const schema = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: "object",
+  properties,
+  required,
+  additionalProperties: false,
+});
 
-const summary = (i: Issue) => ({ number: i.number, title: i.title, state: i.state, labels: i.labels, assignee: i.assignee });
+const summary = (i: Issue) => ({
+  number: i.number,
+  title: i.title,
+  state: i.state,
+  labels: i.labels,
+  assignee: i.assignee,
+});
 
 /** A preview card for an issue; its link opens the issue's page in this demo. */
 const card = (i: Issue) => ({
@@ -55,7 +66,11 @@ export function connectAssistant(
     view.data = {
       shown: `${visible.length} of ${issues.length} issues`,
       issues: visible.slice(0, 25).map(summary),
-      ...(current ? { selected_issue: { ...summary(current), body: current.body, comments: current.comments } } : {}),
+      ...(current
+        ? {
+          selected_issue: { ...summary(current), body: current.body, comments: current.comments },
+        }
+        : {}),
     };
     view.state = { page, filter, selected };
   };
@@ -68,12 +83,15 @@ export function connectAssistant(
     return { selected: number, title: issue.title, display: [card(issue)] };
   };
   markup.create_issue.preview = ({ title, label, assignee }) =>
-    `Create the issue “${title ?? ""}”${label ? ` labelled ${label}` : ""}${assignee ? `, assigned to ${assignee}` : ""}.`;
+    `Create the issue “${title ?? ""}”${label ? ` labelled ${label}` : ""}${
+      assignee ? `, assigned to ${assignee}` : ""
+    }.`;
   markup.create_issue.handler = (args) => {
     const issue = tracker.create(args);
     return { created: issue.number, display: [card(issue)] };
   };
-  markup.delete_issue.preview = ({ number }) => `Delete issue #${number} “${tracker.get(number as number).title}” for good.`;
+  markup.delete_issue.preview = ({ number }) =>
+    `Delete issue #${number} “${tracker.get(number as number).title}” for good.`;
   markup.delete_issue.handler = ({ number }) => {
     tracker.remove(number);
     return { deleted: number };
@@ -85,30 +103,53 @@ export function connectAssistant(
       { name: "issues", description: "The issue list with filters" },
       { name: "new issue", description: "The form to file a new issue" },
     ]),
-    host.action("open_issue", {
-      description: "Open an issue on its own page.",
-      parameters: schema({ number: integer("The issue number") }, ["number"]),
-    }, ({ number }) => (tracker.open(number, true), { opened: number, display: [card(tracker.get(number))] })),
-    host.action("show_only", {
-      description: "Show only the issues with one label.",
-      parameters: schema({ label: { type: "string", enum: LABELS } }, ["label"]),
-    }, ({ label }) => (tracker.setFilter({ label }), { label, shown: tracker.visible().map((i) => i.number) })),
-    host.action("filter_issues", {
-      description: "Filter the issue list by state, label, assignee or text; omitted filters stay as they are.",
-      parameters: schema({
-        state: { type: "string", enum: ["open", "closed", "all"] },
-        label: { type: "string", enum: LABELS },
-        assignee: { type: "string", enum: ASSIGNEES },
-        query: { type: "string", description: "Text the title must contain" },
-      }),
-    }, (patch) => (tracker.setFilter(patch), { filter: tracker.state.filter, shown: tracker.visible().map((i) => i.number) })),
+    host.action(
+      "open_issue",
+      {
+        description: "Open an issue on its own page.",
+        parameters: schema({ number: integer("The issue number") }, ["number"]),
+      },
+      (
+        { number },
+      ) => (tracker.open(number, true), { opened: number, display: [card(tracker.get(number))] }),
+    ),
+    host.action(
+      "show_only",
+      {
+        description: "Show only the issues with one label.",
+        parameters: schema({ label: { type: "string", enum: LABELS } }, ["label"]),
+      },
+      (
+        { label },
+      ) => (tracker.setFilter({ label }), { label, shown: tracker.visible().map((i) => i.number) }),
+    ),
+    host.action(
+      "filter_issues",
+      {
+        description:
+          "Filter the issue list by state, label, assignee or text; omitted filters stay as they are.",
+        parameters: schema({
+          state: { type: "string", enum: ["open", "closed", "all"] },
+          label: { type: "string", enum: LABELS },
+          assignee: { type: "string", enum: ASSIGNEES },
+          query: { type: "string", description: "Text the title must contain" },
+        }),
+      },
+      (
+        patch,
+      ) => (tracker.setFilter(patch),
+        { filter: tracker.state.filter, shown: tracker.visible().map((i) => i.number) }),
+    ),
     host.action("clear_filters", {
       description: "Show all open issues again.",
       parameters: schema({}),
     }, () => (tracker.clearFilters(), { filter: tracker.state.filter })),
     host.action("change_status", {
       description: "Close or reopen an issue.",
-      parameters: schema({ number: integer("The issue number"), status: { type: "string", enum: ["open", "closed"] } }, ["number", "status"]),
+      parameters: schema({
+        number: integer("The issue number"),
+        status: { type: "string", enum: ["open", "closed"] },
+      }, ["number", "status"]),
     }, ({ number, status }) => ({ number, state: tracker.setStatus(number, status).state })),
     host.action("go_to", {
       description: "Go to a page of the tracker.",

@@ -19,7 +19,8 @@ const tracker = new Tracker();
 const app = document.querySelector<HTMLElement>("#app")!;
 const chat = document.querySelector<TetherChat>("tether-chat")!;
 const view = document.querySelector<TetherView>("tether-view")!;
-const action = (name: string) => document.querySelector<TetherAction>(`tether-action[name=${name}]`)!;
+const action = (name: string) =>
+  document.querySelector<TetherAction>(`tether-action[name=${name}]`)!;
 
 const theme = params.get("theme");
 if (theme === "dark" || theme === "light") {

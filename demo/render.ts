@@ -11,53 +11,82 @@ import type { Tracker } from "./tracker.ts";
 
 const badge = (label: string) => html`<span class="label label-${label}">${label}</span>`;
 const avatar = (name: string | null) =>
-  name ? html`<span class="avatar" title=${name}>${name[0].toUpperCase()}</span>` : html`<span class="avatar none" title="unassigned"></span>`;
+  name
+    ? html`<span class="avatar" title=${name}>${name[0].toUpperCase()}</span>`
+    : html`<span class="avatar none" title="unassigned"></span>`;
 
 function filters(t: Tracker): TemplateResult {
   const f = t.state.filter;
-  return html`<div class="filters" role="toolbar" aria-label="Filters">
-    <div class="segmented" role="group" aria-label="State">
-      ${(["open", "closed", "all"] as const).map((s) => html`<button type="button" aria-pressed=${f.state === s}
-        @click=${() => t.setFilter({ state: s })}>${s}</button>`)}
+  return html`
+    <div class="filters" role="toolbar" aria-label="Filters">
+      <div class="segmented" role="group" aria-label="State">
+          ${(["open", "closed", "all"] as const).map((s) =>
+            html`
+              <button type="button" aria-pressed=${f.state === s}
+                @click=${() => t.setFilter({ state: s })}>${s}</button>
+            `
+          )}
+        </div>
+      <div class="chips" role="group" aria-label="Label">
+          ${LABELS.map((l) =>
+            html`
+              <button type="button" class="chip label-${l}" aria-pressed=${f.label === l}
+                @click=${() => t.setFilter({ label: f.label === l ? null : l })}>${l}</button>
+            `
+          )}
+        </div>
+      <select aria-label="Assignee" @change=${(e: Event) =>
+        t.setFilter({ assignee: ((e.target as HTMLSelectElement).value || null) as never })}>
+          <option value="" ?selected=${!f.assignee}>anyone</option>
+          ${ASSIGNEES.map((a) =>
+            html`<option value=${a} ?selected=${f.assignee === a}>${a}</option>`
+          )}
+        </select>
+      <input type="search" placeholder="Search issues" aria-label="Search" .value=${f.query}
+        @input=${(e: Event) => t.setFilter({ query: (e.target as HTMLInputElement).value })} />
     </div>
-    <div class="chips" role="group" aria-label="Label">
-      ${LABELS.map((l) => html`<button type="button" class="chip label-${l}" aria-pressed=${f.label === l}
-        @click=${() => t.setFilter({ label: f.label === l ? null : l })}>${l}</button>`)}
-    </div>
-    <select aria-label="Assignee" @change=${(e: Event) => t.setFilter({ assignee: ((e.target as HTMLSelectElement).value || null) as never })}>
-      <option value="" ?selected=${!f.assignee}>anyone</option>
-      ${ASSIGNEES.map((a) => html`<option value=${a} ?selected=${f.assignee === a}>${a}</option>`)}
-    </select>
-    <input type="search" placeholder="Search issues" aria-label="Search" .value=${f.query}
-      @input=${(e: Event) => t.setFilter({ query: (e.target as HTMLInputElement).value })} />
-  </div>`;
+  `;
 }
 
 function row(t: Tracker, issue: Issue): TemplateResult {
   const selected = t.state.selected === issue.number;
-  return html`<li class="row ${selected ? "selected" : ""} ${t.state.highlight === issue.number ? "flash" : ""}"
+  return html`
+    <li class="row ${selected ? "selected" : ""} ${t.state.highlight === issue.number
+      ? "flash"
+      : ""}"
       data-number=${issue.number} aria-selected=${selected} role="option" tabindex="0"
-      @click=${() => t.select(issue.number)} @keydown=${(e: KeyboardEvent) => e.key === "Enter" && t.open(issue.number)}>
-    <span class="state-dot ${issue.state}" title=${issue.state}></span>
-    <span class="num">#${issue.number}</span>
-    <span class="title">${issue.title}</span>
-    <span class="labels">${issue.labels.map(badge)}</span>
-    ${avatar(issue.assignee)}
-  </li>`;
+      @click=${() => t.select(issue.number)} @keydown=${(e: KeyboardEvent) =>
+        e.key === "Enter" && t.open(issue.number)}>
+        <span class="state-dot ${issue.state}" title=${issue.state}></span>
+        <span class="num">#${issue.number}</span>
+        <span class="title">${issue.title}</span>
+        <span class="labels">${issue.labels.map(badge)}</span>
+        ${avatar(issue.assignee)}
+      </li>
+  `;
 }
 
 function detail(t: Tracker, issue: Issue | undefined, full: boolean): TemplateResult {
   if (!issue) return html`<div class="detail empty">Select an issue to see it here.</div>`;
-  return html`<article class="detail ${t.state.highlight === issue.number ? "flash" : ""}" data-number=${issue.number}>
-    ${full ? html`<a class="back" href="#/issues" @click=${() => t.go("list")}>← All issues</a>` : nothing}
+  return html`<article class="detail ${
+    t.state.highlight === issue.number ? "flash" : ""
+  }" data-number=${issue.number}>
+    ${
+    full
+      ? html`<a class="back" href="#/issues" @click=${() => t.go("list")}>← All issues</a>`
+      : nothing
+  }
     <h2><span class="num">#${issue.number}</span> ${issue.title}</h2>
     <p class="meta">
       <span class="state ${issue.state}">${issue.state}</span>${issue.labels.map(badge)}
-      <span>${issue.assignee ?? "unassigned"} · opened ${issue.created} · ${issue.comments} comments</span>
+      <span>${
+    issue.assignee ?? "unassigned"
+  } · opened ${issue.created} · ${issue.comments} comments</span>
     </p>
     <p class="body">${issue.body || "No description."}</p>
     <div class="buttons">
-      <button type="button" @click=${() => t.setStatus(issue.number, issue.state === "open" ? "closed" : "open")}>
+      <button type="button" @click=${() =>
+    t.setStatus(issue.number, issue.state === "open" ? "closed" : "open")}>
         ${issue.state === "open" ? "Close issue" : "Reopen issue"}</button>
       ${full ? nothing : html`<a class="button" href=${`#/issues/${issue.number}`}>Open page</a>`}
     </div>
@@ -75,14 +104,21 @@ function form(t: Tracker): TemplateResult {
       body: String(data.get("body") ?? ""),
     });
   };
-  return html`<form class="new" @submit=${submit}>
-    <h2>New issue</h2>
-    <label>Title <input name="title" required /></label>
-    <label>Label <select name="label"><option value="">none</option>${LABELS.map((l) => html`<option>${l}</option>`)}</select></label>
-    <label>Assignee <select name="assignee"><option value="">nobody</option>${ASSIGNEES.map((a) => html`<option>${a}</option>`)}</select></label>
-    <label>Description <textarea name="body" rows="4"></textarea></label>
-    <div class="buttons"><button class="primary" type="submit">Create issue</button> <a class="button" href="#/issues">Cancel</a></div>
-  </form>`;
+  return html`
+    <form class="new" @submit=${submit}>
+      <h2>New issue</h2>
+      <label>Title <input name="title" required /></label>
+      <label>Label <select name="label"><option value="">none</option>${LABELS.map((l) =>
+        html`<option>${l}</option>`
+      )}</select></label>
+      <label>Assignee <select name="assignee"><option value="">nobody</option>${ASSIGNEES.map((a) =>
+        html`<option>${a}</option>`
+      )}</select></label>
+      <label>Description <textarea name="body" rows="4"></textarea></label>
+      <div
+        class="buttons"><button class="primary" type="submit">Create issue</button> <a class="button" href="#/issues">Cancel</a></div>
+    </form>
+  `;
 }
 
 /**
@@ -101,17 +137,22 @@ export function trackerPage(t: Tracker): TemplateResult {
     ${filters(t)}
     <div class="split">
       <ul class="list" role="listbox" aria-label="Issues">
-        ${visible.length ? visible.map((i) => row(t, i)) : html`<li class="none">No issues match these filters.</li>`}
+        ${visible.length
+          ? visible.map((i) => row(t, i))
+          : html`<li class="none">No issues match these filters.</li>`}
       </ul>
       ${detail(t, current, false)}
     </div>
-    <p class="count">${visible.length} of ${issues.length} issues</p>`;
-  return html`<header class="topbar">
+    <p class="count">${visible.length} of ${issues.length} issues</p>
+  `;
+  return html`
+    <header class="topbar">
       <span class="logo">◆ Acme Tracker</span>
       <nav>
         <a href="#/issues" aria-current=${page !== "new" ? "page" : "false"}>Issues</a>
         <a href="#/new" aria-current=${page === "new" ? "page" : "false"}>New issue</a>
       </nav>
     </header>
-    <main class="page">${body}</main>`;
+    <main class="page">${body}</main>
+  `;
 }

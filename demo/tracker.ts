@@ -49,7 +49,13 @@ const ALL: Filter = { label: null, state: "open", assignee: null, query: "" };
  * ```
  */
 export class Tracker {
-  #state: TrackerState = { issues: seedIssues(), filter: { ...ALL }, selected: null, page: "list", highlight: null };
+  #state: TrackerState = {
+    issues: seedIssues(),
+    filter: { ...ALL },
+    selected: null,
+    page: "list",
+    highlight: null,
+  };
   #subscribers = new Set<() => void>();
 
   /** The current state (replace it only through the methods). */
@@ -68,8 +74,11 @@ export class Tracker {
     const { label, state, assignee, query } = this.#state.filter;
     const q = query.trim().toLowerCase();
     return this.#state.issues
-      .filter((i) => (state === "all" || i.state === state) && (!label || i.labels.includes(label)) &&
-        (!assignee || i.assignee === assignee) && (!q || `#${i.number} ${i.title}`.toLowerCase().includes(q)))
+      .filter((i) =>
+        (state === "all" || i.state === state) && (!label || i.labels.includes(label)) &&
+        (!assignee || i.assignee === assignee) &&
+        (!q || `#${i.number} ${i.title}`.toLowerCase().includes(q))
+      )
       .sort((a, b) => b.number - a.number);
   }
 
@@ -77,7 +86,11 @@ export class Tracker {
   get(number: number): Issue {
     const issue = this.#state.issues.find((i) => i.number === number);
     if (!issue) {
-      throw new Error(`there is no issue #${number}; the tracker has ${this.#state.issues.map((i) => i.number).join(", ")}`);
+      throw new Error(
+        `there is no issue #${number}; the tracker has ${
+          this.#state.issues.map((i) => i.number).join(", ")
+        }`,
+      );
     }
     return issue;
   }
@@ -85,7 +98,11 @@ export class Tracker {
   /** Selects an issue in the list (showing it in the detail pane). */
   select(number: number | null, highlight = false): void {
     if (number !== null) this.get(number);
-    this.#set({ selected: number, page: this.#state.page === "new" ? "list" : this.#state.page, highlight: highlight ? number : null });
+    this.#set({
+      selected: number,
+      page: this.#state.page === "new" ? "list" : this.#state.page,
+      highlight: highlight ? number : null,
+    });
   }
 
   /** Opens an issue on its own page. */
@@ -96,7 +113,10 @@ export class Tracker {
 
   /** Changes some filters; the others stay. */
   setFilter(patch: Partial<Filter>): void {
-    this.#set({ filter: { ...this.#state.filter, ...patch }, page: this.#state.page === "issue" ? "list" : this.#state.page });
+    this.#set({
+      filter: { ...this.#state.filter, ...patch },
+      page: this.#state.page === "issue" ? "list" : this.#state.page,
+    });
   }
 
   /** Back to the default filters (open issues, anything else). */
@@ -123,14 +143,22 @@ export class Tracker {
       created: new Date().toISOString().slice(0, 10),
       comments: 0,
     };
-    this.#set({ issues: [...this.#state.issues, issue], selected: issue.number, page: "list", highlight: issue.number });
+    this.#set({
+      issues: [...this.#state.issues, issue],
+      selected: issue.number,
+      page: "list",
+      highlight: issue.number,
+    });
     return issue;
   }
 
   /** Opens or closes an issue. */
   setStatus(number: number, state: IssueState): Issue {
     const updated = { ...this.get(number), state };
-    this.#set({ issues: this.#state.issues.map((i) => (i.number === number ? updated : i)), highlight: number });
+    this.#set({
+      issues: this.#state.issues.map((i) => (i.number === number ? updated : i)),
+      highlight: number,
+    });
     return updated;
   }
 
@@ -138,7 +166,11 @@ export class Tracker {
   remove(number: number): void {
     this.get(number);
     const selected = this.#state.selected === number ? null : this.#state.selected;
-    this.#set({ issues: this.#state.issues.filter((i) => i.number !== number), selected, page: "list" });
+    this.#set({
+      issues: this.#state.issues.filter((i) => i.number !== number),
+      selected,
+      page: "list",
+    });
   }
 
   #set(patch: Partial<TrackerState>): void {

@@ -7,7 +7,7 @@
  */
 import { html, nothing, type TemplateResult } from "lit";
 import type { AttachmentSummary, ChatMessage, HostState, ToolCallState } from "../client/mod.ts";
-import { callStatus, type CallStatus } from "./_call_status.ts";
+import { type CallStatus, callStatus } from "./_call_status.ts";
 import { turnCards } from "./display.ts";
 import { renderMarkdown } from "./markdown.ts";
 
@@ -35,16 +35,23 @@ function toolCard(call: ToolCallState): TemplateResult {
     <code class="name">${call.toolName}</code>
     <span class="args">${argumentLine(call.arguments)}</span>
     <span class="state">${STATUS_LABEL[status]}</span>
-    ${failure && typeof call.output === "string" ? html`<span class="reason">${call.output}</span>` : nothing}
+    ${
+    failure && typeof call.output === "string"
+      ? html`<span class="reason">${call.output}</span>`
+      : nothing
+  }
   </div>`;
 }
 
 /** What a message carried: a thumbnail for an image (only our own data:image URIs), the name or kind. */
 function attachment(a: AttachmentSummary): TemplateResult {
   const label = a.name ?? a.kind;
-  return html`<span part="attachment" class="attachment" title=${a.mediaType ?? a.kind}>${
-    a.thumbnail?.startsWith("data:image/") ? html`<img src=${a.thumbnail} alt="" />` : nothing
-  }<span>${label}</span></span>`;
+  return html`
+    <span part="attachment" class="attachment"
+      title=${a.mediaType ?? a.kind}>${a.thumbnail?.startsWith("data:image/")
+        ? html`<img src=${a.thumbnail} alt="" />`
+        : nothing}<span>${label}</span></span>
+  `;
 }
 
 /** The text shown for a message: its content, plus the live text while its turn streams. */
@@ -54,22 +61,42 @@ function textOf(state: HostState, message: ChatMessage, last: boolean): string {
   return message.content ? `${message.content}\n\n${live}` : live;
 }
 
-function message(state: HostState, m: ChatMessage, index: number, theme: string | undefined): TemplateResult {
+function message(
+  state: HostState,
+  m: ChatMessage,
+  index: number,
+  theme: string | undefined,
+): TemplateResult {
   const last = index === state.messages.length - 1;
   const text = textOf(state, m, last);
   const cards = m.role === "assistant"
     ? turnCards(m.toolCalls.filter((c) => c.status === "completed").map((c) => c.output))
     : [];
-  return html`<article part="message message-${m.role}" class="message ${m.role}"
+  return html`
+    <article part="message message-${m.role}" class="message ${m.role}"
       aria-label=${m.role === "user" ? "You" : "Assistant"}>
-    ${m.toolCalls.length ? html`<div class="tools">${m.toolCalls.map(toolCard)}</div>` : nothing}
-    ${m.attachments?.length ? html`<div class="attachments">${m.attachments.map(attachment)}</div>` : nothing}
-    ${text ? html`<div class="text">${m.role === "user" ? text : renderMarkdown(text)}</div>` : nothing}
-    ${cards.length
-      ? html`<div class="cards">${cards.map((c) => html`<tether-card .heading=${c.title} .href=${c.url}
-          .image=${c.image ?? ""} .subtitle=${c.subtitle ?? ""} .badges=${c.badges} theme=${theme ?? nothing}></tether-card>`)}</div>`
-      : nothing}
-  </article>`;
+        ${m.toolCalls.length
+          ? html`<div class="tools">${m.toolCalls.map(toolCard)}</div>`
+          : nothing}
+        ${m.attachments?.length
+          ? html`<div class="attachments">${m.attachments.map(attachment)}</div>`
+          : nothing}
+        ${text
+          ? html`<div class="text">${m.role === "user" ? text : renderMarkdown(text)}</div>`
+          : nothing}
+        ${cards.length
+          ? html`<div class="cards">${
+            cards.map((c) =>
+              html`
+                <tether-card .heading=${c.title} .href=${c.url}
+                  .image=${c.image ?? ""} .subtitle=${c.subtitle ?? ""} .badges=${c
+                    .badges} theme=${theme ?? nothing}></tether-card>
+              `
+            )
+          }</div>`
+          : nothing}
+      </article>
+  `;
 }
 
 /**
@@ -84,9 +111,11 @@ export function renderMessages(state: HostState, theme?: string): TemplateResult
   const last = state.messages.at(-1);
   // Text that streams before any assistant message exists gets its own bubble.
   const orphan = state.streamingText && last?.role !== "assistant"
-    ? html`<article part="message message-assistant" class="message assistant" aria-label="Assistant">
+    ? html`
+      <article part="message message-assistant" class="message assistant" aria-label="Assistant">
         <div class="text">${renderMarkdown(state.streamingText)}</div>
-      </article>`
+      </article>
+    `
     : nothing;
   return html`${state.messages.map((m, i) => message(state, m, i, theme))}${orphan}`;
 }

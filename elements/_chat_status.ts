@@ -24,13 +24,21 @@ const CONNECTION: Record<ConnectionState, string> = {
  * renderHeader("Assistant", state?.connection, !!host);
  * ```
  */
-export function renderHeader(heading: string, connection: ConnectionState = "idle", hasHost = true): TemplateResult {
-  return html`<header part="header">
-    <slot name="heading">${heading}</slot>
-    <span part="connection" class="connection ${connection}" role="status">
-      <span class="dot" aria-hidden="true"></span>${hasHost ? CONNECTION[connection] : "No runtime"}
-    </span>
-  </header>`;
+export function renderHeader(
+  heading: string,
+  connection: ConnectionState = "idle",
+  hasHost = true,
+): TemplateResult {
+  return html`
+    <header part="header">
+      <slot name="heading">${heading}</slot>
+      <span part="connection" class="connection ${connection}" role="status">
+          <span class="dot" aria-hidden="true"></span>${hasHost
+            ? CONNECTION[connection]
+            : "No runtime"}
+        </span>
+    </header>
+  `;
 }
 
 /**
@@ -41,9 +49,16 @@ export function renderHeader(heading: string, connection: ConnectionState = "idl
  * renderNotice(state, confirmations.open);
  * ```
  */
-export function renderNotice(state: HostState | undefined, deciding: boolean): TemplateResult | typeof nothing {
+export function renderNotice(
+  state: HostState | undefined,
+  deciding: boolean,
+): TemplateResult | typeof nothing {
   const pending = state?.pending;
-  const text = deciding ? "Waiting for your decision." : pending ? `Running ${pending.tool_name} on this page…` : "";
+  const text = deciding
+    ? "Waiting for your decision."
+    : pending
+    ? `Running ${pending.tool_name} on this page…`
+    : "";
   return text ? html`<div part="notice" class="notice" role="status">${text}</div>` : nothing;
 }
 

@@ -73,7 +73,12 @@ export class Confirmations {
   /** Shows a preview with Apply and Cancel; resolves true when applied. */
   confirm(request: ConfirmRequest): Promise<boolean> {
     return new Promise((resolve) => {
-      const fields = { action: request.action, preview: request.preview, destructive: !!request.destructive, state: "preview" as const };
+      const fields = {
+        action: request.action,
+        preview: request.preview,
+        destructive: !!request.destructive,
+        state: "preview" as const,
+      };
       const entry = this.#add(fields, (d) => {
         entry.state = d === "apply" ? "applied" : d === "expire" ? "expired" : "cancelled";
         resolve(d === "apply");
@@ -88,11 +93,19 @@ export class Confirmations {
   approval(request: ApprovalRequest): ApprovalHandle {
     let stop!: () => void;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const fields = { action: request.action, preview: request.preview ?? "", destructive: false, state: "waiting" as const };
-    const entry = this.#add({ ...fields, reason: request.reason, expires: request.expires }, (d) => {
-      entry.state = d === "expire" ? "expired" : "cancelled";
-      stop();
-    });
+    const fields = {
+      action: request.action,
+      preview: request.preview ?? "",
+      destructive: false,
+      state: "waiting" as const,
+    };
+    const entry = this.#add(
+      { ...fields, reason: request.reason, expires: request.expires },
+      (d) => {
+        entry.state = d === "expire" ? "expired" : "cancelled";
+        stop();
+      },
+    );
     return {
       stopped,
       settle: (outcome) => {
@@ -108,7 +121,10 @@ export class Confirmations {
     this.#entries = this.#entries.filter((e) => OPEN.includes(e.state));
   }
 
-  #add(fields: Omit<ConfirmEntry, "id" | "decide">, onDecide: (d: "apply" | "cancel" | "expire") => void): ConfirmEntry {
+  #add(
+    fields: Omit<ConfirmEntry, "id" | "decide">,
+    onDecide: (d: "apply" | "cancel" | "expire") => void,
+  ): ConfirmEntry {
     const entry: ConfirmEntry = {
       ...fields,
       id: this.#next++,
@@ -133,9 +149,17 @@ export class Confirmations {
  * html`<div role="log">${renderConfirmations(list.entries, this.theme)}</div>`;
  * ```
  */
-export function renderConfirmations(entries: readonly ConfirmEntry[], theme?: string): TemplateResult[] {
-  return entries.map((c) => html`<tether-confirm .action=${c.action} .preview=${c.preview}
-    .destructive=${c.destructive} .state=${c.state} .reason=${c.reason ?? ""} .expires=${c.expires}
-    .cards=${c.cards ?? []} theme=${theme ?? nothing} ?data-open=${OPEN.includes(c.state)}
-    @tether-decision=${(e: TetherDecisionEvent) => c.decide(e.decision)}></tether-confirm>`);
+export function renderConfirmations(
+  entries: readonly ConfirmEntry[],
+  theme?: string,
+): TemplateResult[] {
+  return entries.map((c) =>
+    html`
+      <tether-confirm .action=${c.action} .preview=${c.preview}
+        .destructive=${c.destructive} .state=${c.state} .reason=${c.reason ?? ""} .expires=${c
+          .expires}
+        .cards=${c.cards ?? []} theme=${theme ?? nothing} ?data-open=${OPEN.includes(c.state)}
+        @tether-decision=${(e: TetherDecisionEvent) => c.decide(e.decision)}></tether-confirm>
+    `
+  );
 }

@@ -9,6 +9,7 @@
 import type { TransportFactory, TransportLink } from "../client/mod.ts";
 
 /** A message body as the host sent it. */
+// deno-lint-ignore no-explicit-any -- test bodies are read field by field without ceremony
 export type Body = Record<string, any>;
 
 /** Plays one turn back to the host. */
@@ -63,14 +64,24 @@ export function fakeRuntime(): FakeRuntime {
         connect: () => (l.state("open"), Promise.resolve()),
         send(body) {
           rt.sent.push(body);
-          const emit = (name: string, payload: Record<string, unknown>) => link!.event(`assistant:${name}`, payload);
+          const emit = (name: string, payload: Record<string, unknown>) =>
+            link!.event(`assistant:${name}`, payload);
           const turn: Turn = {
             start: () => emit("status", { type: "agent_status", status: "started" }),
             delta: (content) => emit("text_delta", { type: "text_delta", content }),
             hostCall(tool_name, args, call_id = `call-${++n}`) {
-              emit("tool_call", { type: "tool_call", tool_name, arguments: args, call_id, category: "host" });
+              emit("tool_call", {
+                type: "tool_call",
+                tool_name,
+                arguments: args,
+                call_id,
+                category: "host",
+              });
               emit("final_response", {
-                type: "final_response", content: null, session_id: l.sessionId, message_id: `a-${n}`,
+                type: "final_response",
+                content: null,
+                session_id: l.sessionId,
+                message_id: `a-${n}`,
                 pending_tool_call: { tool_name, call_id, arguments: args, queued: [] },
               });
             },
@@ -79,7 +90,12 @@ export function fakeRuntime(): FakeRuntime {
               emit("tool_result", { type: "tool_result", tool_name, output, call_id });
             },
             final: (content) =>
-              emit("final_response", { type: "final_response", content, session_id: l.sessionId, message_id: `a-${++n}` }),
+              emit("final_response", {
+                type: "final_response",
+                content,
+                session_id: l.sessionId,
+                message_id: `a-${++n}`,
+              }),
             error: (message, error_type, retry_allowed = false) =>
               emit("error", { type: "error", message, terminal: true, retry_allowed, error_type }),
             end: () => emit("status", { type: "agent_status", status: "completed" }),

@@ -37,11 +37,20 @@ function dataUri(file: Blob): Promise<string> {
  */
 export async function fileAttachment(file: File): Promise<AttachmentInput> {
   if (file.size > MAX_FILE_BYTES) {
-    throw new RangeError(`${file.name || "The file"} is ${Math.round(file.size / 1e6)} MB; attach files up to ${MAX_FILE_BYTES / 1e6} MB.`);
+    throw new RangeError(
+      `${file.name || "The file"} is ${Math.round(file.size / 1e6)} MB; attach files up to ${
+        MAX_FILE_BYTES / 1e6
+      } MB.`,
+    );
   }
   const type = file.type || "application/octet-stream";
   const kind = type.startsWith("image/") ? "image" : type.startsWith("text/") ? "text" : "document";
-  const attachment: AttachmentInput = { kind, purpose: "reference", media_type: type, data_uri: await dataUri(file) };
+  const attachment: AttachmentInput = {
+    kind,
+    purpose: "reference",
+    media_type: type,
+    data_uri: await dataUri(file),
+  };
   if (file.name) attachment.name = file.name;
   return attachment;
 }

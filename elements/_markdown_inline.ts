@@ -51,8 +51,13 @@ export function renderInline(text: string, depth = 0): Inline[] {
     if (m.index > last) out.push(text.slice(last, m.index));
     last = m.index + m[0].length;
     const inner = (s: string) => renderInline(s, depth + 1);
-    if (m[2] !== undefined) out.push(html`<code part="code">${m[2].trim() === "" ? m[2] : m[2].replace(/^ (.*) $/s, "$1")}</code>`);
-    else if (m[3] !== undefined) {
+    if (m[2] !== undefined) {
+      out.push(
+        html`<code part="code">${
+          m[2].trim() === "" ? m[2] : m[2].replace(/^ (.*) $/s, "$1")
+        }</code>`,
+      );
+    } else if (m[3] !== undefined) {
       const href = safeLinkUrl(m[4]);
       // An unsafe link keeps its text and loses its target.
       out.push(href ? link(href, inner(m[3])) : html`<span>${inner(m[3])}</span>`);
@@ -60,10 +65,12 @@ export function renderInline(text: string, depth = 0): Inline[] {
       const raw = (m[5] ?? m[6])!;
       const href = safeLinkUrl(raw);
       out.push(href ? link(href, [raw]) : raw);
-    } else if (m[7] !== undefined || m[8] !== undefined) out.push(html`<strong>${inner((m[7] ?? m[8])!)}</strong>`);
-    else if (m[9] !== undefined) out.push(html`<s>${inner(m[9])}</s>`);
-    else if (m[10] !== undefined || m[11] !== undefined) out.push(html`<em>${inner((m[10] ?? m[11])!)}</em>`);
-    else out.push(m[12] ?? m[0]);
+    } else if (m[7] !== undefined || m[8] !== undefined) {
+      out.push(html`<strong>${inner((m[7] ?? m[8])!)}</strong>`);
+    } else if (m[9] !== undefined) out.push(html`<s>${inner(m[9])}</s>`);
+    else if (m[10] !== undefined || m[11] !== undefined) {
+      out.push(html`<em>${inner((m[10] ?? m[11])!)}</em>`);
+    } else out.push(m[12] ?? m[0]);
   }
   if (last < text.length) out.push(text.slice(last));
   return out;

@@ -5,7 +5,7 @@
  * @module
  */
 import { createHost, type Host, memoryJournal } from "../client/mod.ts";
-import { fakeRuntime, type FakeRuntime } from "./_fake_runtime.ts";
+import { type FakeRuntime, fakeRuntime } from "./_fake_runtime.ts";
 import type { TetherChat } from "./chat.ts";
 import "./define.ts";
 
@@ -31,7 +31,11 @@ export interface ChatFixture {
  * await until(() => chat.shadowRoot!.querySelector("strong"), "bold text");
  * ```
  */
-export async function until<T>(check: () => T, what = "condition", timeout = 5000): Promise<NonNullable<T>> {
+export async function until<T>(
+  check: () => T,
+  what = "condition",
+  timeout = 5000,
+): Promise<NonNullable<T>> {
   const end = Date.now() + timeout;
   for (;;) {
     const value = check();
@@ -54,7 +58,9 @@ export function mountChat(markup = ""): ChatFixture {
   const rt = fakeRuntime();
   const root = document.createElement("div");
   root.style.height = "480px";
-  root.innerHTML = `<tether-chat id="chat-${crypto.randomUUID().slice(0, 8)}"></tether-chat>${markup}`;
+  root.innerHTML = `<tether-chat id="chat-${
+    crypto.randomUUID().slice(0, 8)
+  }"></tether-chat>${markup}`;
   document.body.append(root);
   const chat = root.querySelector("tether-chat") as TetherChat;
   const host = createHost({

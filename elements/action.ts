@@ -9,7 +9,15 @@ import { ChatBinding } from "./_chat_binding.ts";
 import { TetherActionEvent } from "./events.ts";
 import { actionStyles } from "./view.styles.ts";
 
-const REGISTERED = ["name", "description", "parameters", "idempotent", "timeout", "confirm", "destructive"];
+const REGISTERED = [
+  "name",
+  "description",
+  "parameters",
+  "idempotent",
+  "timeout",
+  "confirm",
+  "destructive",
+];
 const CONFIRM_TIMEOUT = 5 * 60_000;
 
 /**
@@ -117,10 +125,21 @@ export class TetherAction extends LitElement {
   async #run(args: Record<string, unknown>, context: ActionContext): Promise<unknown> {
     if (this.#confirming) {
       const chat = this.#binding.chat;
-      if (!chat) throw new Error(`${this.name} needs the user's confirmation and there is no <tether-chat> to ask in`);
+      if (!chat) {
+        throw new Error(
+          `${this.name} needs the user's confirmation and there is no <tether-chat> to ask in`,
+        );
+      }
       const preview = this.preview?.(args) ??
-        `${this.description}${Object.keys(args).length ? `\n${JSON.stringify(args, null, 1)}` : ""}`;
-      const applied = await chat.confirm({ action: this.name, preview, destructive: this.destructive, signal: context.signal });
+        `${this.description}${
+          Object.keys(args).length ? `\n${JSON.stringify(args, null, 1)}` : ""
+        }`;
+      const applied = await chat.confirm({
+        action: this.name,
+        preview,
+        destructive: this.destructive,
+        signal: context.signal,
+      });
       if (!applied) throw new Error(`the user cancelled ${this.name}; nothing was changed`);
     }
     if (this.handler) return this.handler(args, context);
@@ -128,7 +147,9 @@ export class TetherAction extends LitElement {
     this.dispatchEvent(event);
     if (event.responded) return await event.response;
     if (event.defaultPrevented) throw new Error(`the page declined ${this.name}`);
-    throw new Error(`nothing on the page handles ${this.name}; set a handler on its <tether-action>`);
+    throw new Error(
+      `nothing on the page handles ${this.name}; set a handler on its <tether-action>`,
+    );
   }
 
   override render(): typeof nothing {

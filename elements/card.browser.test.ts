@@ -17,18 +17,44 @@ afterEach(() => {
 });
 
 const EVIL = [
-  { title: `<img src=x onerror="window.__pwned='title'">`, url: "https://shop.example.com/1", image: "https://cdn.example.com/1.png" },
+  {
+    title: `<img src=x onerror="window.__pwned='title'">`,
+    url: "https://shop.example.com/1",
+    image: "https://cdn.example.com/1.png",
+  },
   { title: "Script link", url: "javascript:window.__pwned='url'" },
   { title: "Data link", url: "data:text/html,<script>window.__pwned='data'</script>" },
   { title: "Relative", url: "/product/2" },
-  { title: "Plain http image", url: "http://shop.example.com/3", image: "http://cdn.example.com/3.png", subtitle: "<b>bold?</b>" },
-  { title: "Image handler", url: "https://shop.example.com/4", image: "javascript:window.__pwned='image'", badges: ["<i>x</i>", 7, "b", "c", "d", "e"] },
+  {
+    title: "Plain http image",
+    url: "http://shop.example.com/3",
+    image: "http://cdn.example.com/3.png",
+    subtitle: "<b>bold?</b>",
+  },
+  {
+    title: "Image handler",
+    url: "https://shop.example.com/4",
+    image: "javascript:window.__pwned='image'",
+    badges: ["<i>x</i>", 7, "b", "c", "d", "e"],
+  },
 ];
 
 describe("preview cards", () => {
   it("follow the contract: no http(s) url drops the entry, a non-https image is cleared, text is trimmed", () => {
-    const cards = cardsOf({ display: [...EVIL, { title: "x".repeat(200), url: "https://a.example/long", subtitle: "y".repeat(150) }, "junk", null] });
-    deepEqual(cards.map((c) => c.url), ["https://shop.example.com/1", "http://shop.example.com/3", "https://shop.example.com/4", "https://a.example/long"]);
+    const cards = cardsOf({
+      display: [
+        ...EVIL,
+        { title: "x".repeat(200), url: "https://a.example/long", subtitle: "y".repeat(150) },
+        "junk",
+        null,
+      ],
+    });
+    deepEqual(cards.map((c) => c.url), [
+      "https://shop.example.com/1",
+      "http://shop.example.com/3",
+      "https://shop.example.com/4",
+      "https://a.example/long",
+    ]);
     equal(cards[1].image, undefined);
     equal(cards[2].image, undefined);
     deepEqual(cards[2].badges, ["<i>x</i>", "b", "c", "d"]);
@@ -37,7 +63,12 @@ describe("preview cards", () => {
   });
 
   it("keep at most 6 per result and 8 per turn, de-duplicated by url", () => {
-    const many = (prefix: string) => ({ display: Array.from({ length: 9 }, (_, i) => ({ title: `t${i}`, url: `https://${prefix}.example/${i % 7}` })) });
+    const many = (prefix: string) => ({
+      display: Array.from(
+        { length: 9 },
+        (_, i) => ({ title: `t${i}`, url: `https://${prefix}.example/${i % 7}` }),
+      ),
+    });
     equal(cardsOf(many("a")).length, 6);
     const turn = turnCards([many("a"), many("a"), many("b")]);
     equal(turn.length, 8);
@@ -53,12 +84,19 @@ describe("preview cards", () => {
       turn.end();
     };
     await f.chat.send("find products");
-    const cards = await until(() => f!.$$<TetherCard>("tether-card").length === 3 && f!.$$<TetherCard>("tether-card"), "three cards");
+    const cards = await until(
+      () => f!.$$<TetherCard>("tether-card").length === 3 && f!.$$<TetherCard>("tether-card"),
+      "three cards",
+    );
     await Promise.all(cards.map((c) => c.updateComplete));
     await new Promise((r) => setTimeout(r, 100));
     equal(w.__pwned, undefined);
     const first = cards[0].shadowRoot!;
-    equal(first.querySelector("[part=title]")!.textContent, EVIL[0].title, "the title is text, not markup");
+    equal(
+      first.querySelector("[part=title]")!.textContent,
+      EVIL[0].title,
+      "the title is text, not markup",
+    );
     const links = cards.map((c) => c.shadowRoot!.querySelector("a")!);
     deepEqual(links.map((a) => a.protocol), ["https:", "http:", "https:"]);
     ok(links.every((a) => a.target === "_blank" && a.rel === "noopener noreferrer"));
@@ -82,7 +120,8 @@ describe("preview cards", () => {
 
   it("model text with an <img onerror> or a javascript: link never executes in the chat", async () => {
     f = mountChat();
-    const evil = `Look: <img src=x onerror="window.__pwned='text'"> and [click](javascript:window.__pwned='link') ` +
+    const evil =
+      `Look: <img src=x onerror="window.__pwned='text'"> and [click](javascript:window.__pwned='link') ` +
       `and <a href="javascript:window.__pwned='a'">a</a>`;
     f.rt.respond = (_b, turn) => turn.reply(evil);
     await f.chat.send("be evil");

@@ -88,13 +88,23 @@ export class TetherCard extends LitElement {
     });
     if (!card) return nothing;
     return html`<a part="card" href=${card.url} target="_blank" rel="noopener noreferrer">
-      ${card.image ? html`<img part="image" src=${card.image} alt="" loading="lazy" referrerpolicy="no-referrer" />` : nothing}
+      ${
+      card.image
+        ? html`<img part="image" src=${card.image} alt="" loading="lazy" referrerpolicy="no-referrer" />`
+        : nothing
+    }
       <span class="text">
         <span part="title" class="title">${card.title}</span>
-        ${card.subtitle ? html`<span part="subtitle" class="subtitle">${card.subtitle}</span>` : nothing}
-        ${card.badges.length
-          ? html`<span class="badges">${card.badges.map((b) => html`<span part="badge" class="badge">${b}</span>`)}</span>`
-          : nothing}
+        ${
+      card.subtitle ? html`<span part="subtitle" class="subtitle">${card.subtitle}</span>` : nothing
+    }
+        ${
+      card.badges.length
+        ? html`<span class="badges">${
+          card.badges.map((b) => html`<span part="badge" class="badge">${b}</span>`)
+        }</span>`
+        : nothing
+    }
       </span>
     </a>`;
   }

@@ -46,17 +46,26 @@ describe("<tether-chat>", () => {
     equal(f.$(".log")!.getAttribute("aria-busy"), "true");
     ok(f.$("[part=stop]"), "Stop replaces Send while the turn runs");
     turn.delta(" it** now");
-    await until(() => f.$("[part~=message-assistant] strong")?.textContent === "at it", "the bold text completed by a later delta");
+    await until(
+      () => f.$("[part~=message-assistant] strong")?.textContent === "at it",
+      "the bold text completed by a later delta",
+    );
     turn.final("Looking **at it** now");
     turn.end();
     await until(() => f.$(".log")!.getAttribute("aria-busy") === "false", "the turn to end");
-    equal(f.$$("[part~=message-assistant]").length, 1, "the streamed and the final text are one message");
+    equal(
+      f.$$("[part~=message-assistant]").length,
+      1,
+      "the streamed and the final text are one message",
+    );
     ok(f.$("[part=send]"));
   });
 
   it("a host action changes the page, shows its card as done, and the answer follows", async () => {
-    f = mountChat(`<p id="selected">none</p><tether-action name="select_issue" description="Select an issue."
-      parameters='{"type":"object","properties":{"number":{"type":"integer"}},"required":["number"]}'></tether-action>`);
+    f = mountChat(
+      `<p id="selected">none</p><tether-action name="select_issue" description="Select an issue."
+      parameters='{"type":"object","properties":{"number":{"type":"integer"}},"required":["number"]}'></tether-action>`,
+    );
     const action = f.root.querySelector<TetherAction>("tether-action")!;
     action.handler = ({ number }) => {
       f.root.querySelector("#selected")!.textContent = `issue ${number}`;
@@ -70,7 +79,11 @@ describe("<tether-chat>", () => {
       } else void turn.reply(`Done: selected ${body.tool_result.selected}.`);
     };
     const context = await f.host.context();
-    equal(context.actions?.[0]?.name, "select_issue", "the markup action is declared in the context");
+    equal(
+      context.actions?.[0]?.name,
+      "select_issue",
+      "the markup action is declared in the context",
+    );
     await f.chat.send("select issue 42");
     equal(f.root.querySelector("#selected")!.textContent, "issue 42");
     const continuation = f.rt.sent[1];
@@ -84,7 +97,8 @@ describe("<tether-chat>", () => {
   it("locks the composer while a host action runs, and unlocks it after", async () => {
     f = mountChat(`<tether-action name="slow_thing" description="Takes a while."></tether-action>`);
     let finish!: (v: unknown) => void;
-    f.root.querySelector<TetherAction>("tether-action")!.handler = () => new Promise((resolve) => (finish = resolve));
+    f.root.querySelector<TetherAction>("tether-action")!.handler = () =>
+      new Promise((resolve) => (finish = resolve));
     f.rt.respond = (body, turn) => {
       if (body.tool_call_id) return turn.reply("finished");
       turn.start();
@@ -92,7 +106,10 @@ describe("<tether-chat>", () => {
       turn.end();
     };
     const done = f.chat.send("do the slow thing");
-    const input = await until(() => f.$<HTMLTextAreaElement>("textarea[readonly]"), "the locked composer");
+    const input = await until(
+      () => f.$<HTMLTextAreaElement>("textarea[readonly]"),
+      "the locked composer",
+    );
     equal(input.getAttribute("aria-disabled"), "true");
     match(f.$("[part=notice]")!.textContent!, /Running slow_thing on this page/);
     await type("more");
@@ -100,7 +117,10 @@ describe("<tether-chat>", () => {
     equal(f.rt.sent.length, 1, "Enter sends nothing while locked");
     finish({ ok: true });
     await done;
-    await until(() => !f.$("textarea[readonly]") && !f.$("[part=notice]"), "the composer to unlock");
+    await until(
+      () => !f.$("textarea[readonly]") && !f.$("[part=notice]"),
+      "the composer to unlock",
+    );
     ok(f.$("[part=send]"));
   });
 
@@ -113,7 +133,10 @@ describe("<tether-chat>", () => {
     void f.chat.send("long task");
     const stop = await until(() => f.$<HTMLButtonElement>("[part=stop]"), "Stop");
     let stops = 0;
-    f.chat.addEventListener("tether-stop", (e: TetherStopEvent) => (stops++, stops === 3 && e.preventDefault()));
+    f.chat.addEventListener(
+      "tether-stop",
+      (e: TetherStopEvent) => (stops++, stops === 3 && e.preventDefault()),
+    );
     stop.click();
     await until(() => f.rt.cancels === 1, "the cancel");
     f.$<HTMLTextAreaElement>("textarea")!.focus();
@@ -165,8 +188,12 @@ describe("<tether-chat>", () => {
     f = mountChat();
     const input = await until(() => f.$<HTMLTextAreaElement>("textarea"), "the composer");
     const data = new DataTransfer();
-    data.items.add(new File([new Uint8Array([137, 80, 78, 71])], "shot.png", { type: "image/png" }));
-    input.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    data.items.add(
+      new File([new Uint8Array([137, 80, 78, 71])], "shot.png", { type: "image/png" }),
+    );
+    input.dispatchEvent(
+      new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }),
+    );
     const chip = await until(() => f.$(".chip"), "the attachment chip");
     match(chip.textContent!, /shot\.png/);
     input.value = "what is this?";
@@ -205,10 +232,26 @@ describe("<tether-chat>", () => {
     canvas.height = 100;
     canvas.getContext("2d")!.fillRect(0, 0, 200, 100);
     await f.chat.send("what are these?", [
-      { kind: "image", purpose: "reference", name: "chart.png", media_type: "image/png", data_uri: canvas.toDataURL() },
-      { kind: "document", purpose: "reference", name: "spec.pdf", media_type: "application/pdf", data_uri: "data:application/pdf;base64,JVBERg==" },
+      {
+        kind: "image",
+        purpose: "reference",
+        name: "chart.png",
+        media_type: "image/png",
+        data_uri: canvas.toDataURL(),
+      },
+      {
+        kind: "document",
+        purpose: "reference",
+        name: "spec.pdf",
+        media_type: "application/pdf",
+        data_uri: "data:application/pdf;base64,JVBERg==",
+      },
     ]);
-    const shown = await until(() => f.$$("[part~=message-user] [part=attachment]").length === 2 && f.$$("[part=attachment]"), "the attachments");
+    const shown = await until(
+      () =>
+        f.$$("[part~=message-user] [part=attachment]").length === 2 && f.$$("[part=attachment]"),
+      "the attachments",
+    );
     deepEqual(shown.map((a) => a.textContent!.trim()), ["chart.png", "spec.pdf"]);
     match(shown[0].querySelector("img")!.getAttribute("src"), /^data:image\/jpeg;base64,/);
     equal(shown[0].getAttribute("title"), "image/png");
@@ -217,7 +260,15 @@ describe("<tether-chat>", () => {
 
   it("shows each call status of the state on its card", async () => {
     f = mountChat();
-    const statuses = ["pending", "running", "completed", "failed", "cancelled", "superseded", "unknown"] as const;
+    const statuses = [
+      "pending",
+      "running",
+      "completed",
+      "failed",
+      "cancelled",
+      "superseded",
+      "unknown",
+    ] as const;
     f.host.state.set((s) => ({
       ...s,
       messages: [
@@ -226,11 +277,21 @@ describe("<tether-chat>", () => {
           id: "a1",
           role: "assistant",
           content: "",
-          toolCalls: statuses.map((status, i) => ({ callId: `c${i}`, toolName: `step_${i}`, arguments: {}, category: "host", status, output: status === "unknown" ? "its outcome is unknown" : undefined })),
+          toolCalls: statuses.map((status, i) => ({
+            callId: `c${i}`,
+            toolName: `step_${i}`,
+            arguments: {},
+            category: "host",
+            status,
+            output: status === "unknown" ? "its outcome is unknown" : undefined,
+          })),
         },
       ],
     }));
-    const cards = await until(() => f.$$("[part~=tool]").length === statuses.length && f.$$("[part~=tool]"), "the cards");
+    const cards = await until(
+      () => f.$$("[part~=tool]").length === statuses.length && f.$$("[part~=tool]"),
+      "the cards",
+    );
     deepEqual(cards.map((c) => c.getAttribute("part")), [
       "tool tool-running",
       "tool tool-running",
@@ -240,14 +301,25 @@ describe("<tether-chat>", () => {
       "tool tool-superseded",
       "tool tool-unknown",
     ]);
-    deepEqual(cards.map((c) => c.querySelector(".state")!.textContent), ["running", "running", "done", "failed", "cancelled", "superseded", "outcome unknown"]);
+    deepEqual(cards.map((c) => c.querySelector(".state")!.textContent), [
+      "running",
+      "running",
+      "done",
+      "failed",
+      "cancelled",
+      "superseded",
+      "outcome unknown",
+    ]);
     match(cards[6].textContent!, /its outcome is unknown/, "the reason is shown");
   });
 
   it("a new message shows the host call it overtook as superseded", async () => {
-    f = mountChat(`<tether-action name="select_issue" description="Select an issue."></tether-action>`);
+    f = mountChat(
+      `<tether-action name="select_issue" description="Select an issue."></tether-action>`,
+    );
     let release!: () => void;
-    f.root.querySelector<TetherAction>("tether-action")!.handler = () => new Promise<void>((r) => (release = r));
+    f.root.querySelector<TetherAction>("tether-action")!.handler = () =>
+      new Promise<void>((r) => (release = r));
     f.rt.respond = (body: Body, turn) => {
       if (body.content === "select issue 42") {
         turn.start();

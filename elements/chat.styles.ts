@@ -58,13 +58,18 @@ export const chatStyles = [
       background: var(--_muted);
       flex: none;
     }
-    .connection.open .dot, .tool.done .dot {
+    .connection.open .dot,
+    .tool.done .dot {
       background: var(--_success);
     }
-    .connection.reconnecting .dot, .connection.connecting .dot, .tool.running .dot {
+    .connection.reconnecting .dot,
+    .connection.connecting .dot,
+    .tool.running .dot {
       background: var(--_warning);
     }
-    .connection.closed .dot, .tool.failed .dot, .tool.unknown .dot {
+    .connection.closed .dot,
+    .tool.failed .dot,
+    .tool.unknown .dot {
       background: var(--_danger);
     }
     .log {
@@ -102,10 +107,17 @@ export const chatStyles = [
     .text > :last-child {
       margin-bottom: 0;
     }
-    .text p, .text ul, .text ol, .text pre, .text blockquote {
+    .text p,
+    .text ul,
+    .text ol,
+    .text pre,
+    .text blockquote {
       margin: 0 0 8px;
     }
-    .text h3, .text h4, .text h5, .text h6 {
+    .text h3,
+    .text h4,
+    .text h5,
+    .text h6 {
       margin: 10px 0 4px;
       font-size: 1em;
     }
@@ -114,7 +126,8 @@ export const chatStyles = [
       border-left: 3px solid var(--_border);
       color: var(--_muted);
     }
-    .text code, .tool code {
+    .text code,
+    .tool code {
       font-family: var(--_mono);
       font-size: 0.9em;
       background: var(--_surface);
@@ -131,7 +144,8 @@ export const chatStyles = [
       padding: 0;
       background: none;
     }
-    .tools, .cards {
+    .tools,
+    .cards {
       display: grid;
       gap: 4px;
       margin-bottom: 6px;
@@ -175,7 +189,8 @@ export const chatStyles = [
       border-radius: calc(var(--_radius) * 0.6);
       background: var(--_surface);
     }
-    .tool .args, .tool .reason {
+    .tool .args,
+    .tool .reason {
       color: var(--_muted);
       overflow: hidden;
       text-overflow: ellipsis;
@@ -188,7 +203,8 @@ export const chatStyles = [
     .tool .reason {
       flex-basis: 100%;
     }
-    .notice, .error {
+    .notice,
+    .error {
       margin: 0 var(--_gap) 8px;
       padding: 6px 10px;
       border-radius: calc(var(--_radius) * 0.6);

@@ -14,7 +14,12 @@ import {
 import { renderComposer } from "./_chat_composer.ts";
 import { renderMessages } from "./_chat_messages.ts";
 import { renderError, renderHeader, renderNotice } from "./_chat_status.ts";
-import { type ApprovalHandle, type ApprovalRequest, Confirmations, renderConfirmations } from "./_confirmations.ts";
+import {
+  type ApprovalHandle,
+  type ApprovalRequest,
+  Confirmations,
+  renderConfirmations,
+} from "./_confirmations.ts";
 import { AttachmentTray } from "./_attachment_tray.ts";
 import { type ConfirmRequest, publishChat, withdrawChat } from "./_registry.ts";
 import { chatStyles } from "./chat.styles.ts";
@@ -113,7 +118,10 @@ export class TetherChat extends LitElement {
   #client = new HostController(this);
   #confirms = new Confirmations(() => this.requestUpdate());
   #problem = "";
-  #tray = new AttachmentTray(() => this.requestUpdate(), (message) => ((this.#problem = message), this.requestUpdate()));
+  #tray = new AttachmentTray(
+    () => this.requestUpdate(),
+    (message) => ((this.#problem = message), this.requestUpdate()),
+  );
   #stick = true;
   #wasLocked = false;
   #focused = new WeakSet<Element>();
@@ -162,7 +170,9 @@ export class TetherChat extends LitElement {
   /** Sends a message as if the user typed it; resolves when the exchange ends (errors are shown, not thrown). */
   async send(text: string, attachments: AttachmentInput[] = []): Promise<void> {
     const host = this.host;
-    if (!host) throw new Error("<tether-chat> has no host: set .host or the runtime-url attribute.");
+    if (!host) {
+      throw new Error("<tether-chat> has no host: set .host or the runtime-url attribute.");
+    }
     const event = new TetherSendEvent(text, attachments);
     if (!this.dispatchEvent(event)) return;
     this.#confirms.prune();
@@ -202,7 +212,9 @@ export class TetherChat extends LitElement {
     this.host = createHost({
       runtimeUrl: new URL(this.runtimeUrl, location.href).href,
       sessionId: this.sessionId || undefined,
-      transport: this.transport === "socket.io" ? socketIoTransport() : sseTransport({ follow: true }),
+      transport: this.transport === "socket.io"
+        ? socketIoTransport()
+        : sseTransport({ follow: true }),
     });
   }
 
@@ -226,7 +238,10 @@ export class TetherChat extends LitElement {
     const locked = this.#locked;
     // A new confirmation takes the focus once, when the user is in the chat (or nowhere in particular).
     const open = this.renderRoot.querySelector<HTMLElement>("tether-confirm[data-open]");
-    if (open && !this.#focused.has(open) && (this.matches(":focus-within") || document.activeElement === document.body)) {
+    if (
+      open && !this.#focused.has(open) &&
+      (this.matches(":focus-within") || document.activeElement === document.body)
+    ) {
       this.#focused.add(open);
       // Its buttons exist once its own first render is done.
       void (open as LitElement).updateComplete.then(() => open.focus());
@@ -264,19 +279,28 @@ export class TetherChat extends LitElement {
 
   override render(): TemplateResult {
     const state = this.#client.state;
-    return html`<section part="panel" class="panel" aria-label=${this.heading}
+    return html`
+      <section part="panel" class="panel" aria-label=${this.heading}
         @keydown=${(e: KeyboardEvent) => e.key === "Escape" && this.#busy && this.stop()}>
-      ${renderHeader(this.heading, state?.connection, !!this.host)}
-      <div part="log" class="log" role="log" aria-live="polite" aria-busy=${state?.running ? "true" : "false"} tabindex="0">
-        ${state?.messages.length || state?.streamingText
-          ? renderMessages(state, this.theme)
-          : html`<div class="empty"><slot name="empty">Ask the assistant about this page.</slot></div>`}
-        ${renderConfirmations(this.#confirms.entries, this.theme)}
-      </div>
-      ${renderNotice(state, this.#confirms.open)}
-      ${renderError(this.#problem || state?.error?.message, state?.error, () => this.#retry(), this.#busy)}
-      ${this.#composer()}
-    </section>`;
+            ${renderHeader(this.heading, state?.connection, !!this.host)}
+            <div part="log" class="log" role="log" aria-live="polite" aria-busy=${state?.running
+              ? "true"
+              : "false"} tabindex="0">
+              ${state?.messages.length || state?.streamingText
+                ? renderMessages(state, this.theme)
+                : html`<div class="empty"><slot name="empty">Ask the assistant about this page.</slot></div>`}
+              ${renderConfirmations(this.#confirms.entries, this.theme)}
+            </div>
+            ${renderNotice(state, this.#confirms.open)}
+            ${renderError(
+              this.#problem || state?.error?.message,
+              state?.error,
+              () => this.#retry(),
+              this.#busy,
+            )}
+            ${this.#composer()}
+          </section>
+    `;
   }
 
   #composer(): TemplateResult {

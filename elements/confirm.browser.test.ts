@@ -15,7 +15,8 @@ let f: ChatFixture;
 afterEach(() => f?.dispose());
 
 const confirmEl = () => f.$<TetherConfirm>("tether-confirm[data-open]");
-const inConfirm = (el: TetherConfirm, selector: string) => el.shadowRoot!.querySelector<HTMLButtonElement>(selector);
+const inConfirm = (el: TetherConfirm, selector: string) =>
+  el.shadowRoot!.querySelector<HTMLButtonElement>(selector);
 
 /** A chat with one confirmed action whose handler counts its runs; the model calls it once. */
 function withAction(attributes: string) {
@@ -30,7 +31,9 @@ function withAction(attributes: string) {
       turn.start();
       turn.hostCall("create_issue", { title: "Dark mode flickers" });
       turn.end();
-    } else void turn.reply(body.tool_outcome === "failed" ? `Not done: ${body.tool_result}` : "Created #68.");
+    } else {void turn.reply(
+        body.tool_outcome === "failed" ? `Not done: ${body.tool_result}` : "Created #68.",
+      );}
   };
   return runs;
 }
@@ -41,11 +44,18 @@ describe("confirmations", () => {
     const done = f.chat.send("create issue");
     const confirm = await until(confirmEl, "the confirmation");
     await confirm.updateComplete;
-    match(inConfirm(confirm, "[part=preview]")!.textContent!, /Create the issue “Dark mode flickers”\./);
+    match(
+      inConfirm(confirm, "[part=preview]")!.textContent!,
+      /Create the issue “Dark mode flickers”\./,
+    );
     equal(runs.length, 0, "nothing runs before Apply");
     ok(f.$("textarea[readonly]"), "the composer is locked while the user decides");
     match(f.$("[part=notice]")!.textContent!, /Waiting for your decision/);
-    equal(confirm.shadowRoot!.activeElement?.getAttribute("part"), "apply", "Apply takes the focus");
+    equal(
+      confirm.shadowRoot!.activeElement?.getAttribute("part"),
+      "apply",
+      "Apply takes the focus",
+    );
     inConfirm(confirm, "[part=apply]")!.click();
     await done;
     equal(runs.length, 1);
@@ -79,7 +89,11 @@ describe("confirmations", () => {
     await confirm.updateComplete;
     match(confirm.shadowRoot!.textContent!, /cannot be undone/);
     equal(runs.length, 0, "one Apply is not enough");
-    equal(confirm.shadowRoot!.activeElement?.getAttribute("part"), "cancel", "the safe choice has the focus");
+    equal(
+      confirm.shadowRoot!.activeElement?.getAttribute("part"),
+      "cancel",
+      "the safe choice has the focus",
+    );
     inConfirm(confirm, "[part=apply]")!.click();
     await done;
     equal(runs.length, 1);
@@ -99,12 +113,19 @@ describe("confirmations", () => {
 
   it("shows an approval hold with its reason and the time left, until it is settled", async () => {
     f = mountChat();
-    const hold = f.chat.approval({ action: "run_shell", reason: "Shell commands need a person's approval.", expires: Date.now() + 65_000 });
+    const hold = f.chat.approval({
+      action: "run_shell",
+      reason: "Shell commands need a person's approval.",
+      expires: Date.now() + 65_000,
+    });
     const confirm = await until(confirmEl, "the approval hold");
     await confirm.updateComplete;
     equal(confirm.state, "waiting");
     match(confirm.shadowRoot!.textContent!, /Waiting for approval/);
-    match(inConfirm(confirm, "[part=reason]")!.textContent!, /Shell commands need a person's approval\./);
+    match(
+      inConfirm(confirm, "[part=reason]")!.textContent!,
+      /Shell commands need a person's approval\./,
+    );
     match(inConfirm(confirm, "[part=countdown]")!.textContent!, /^1:0[45] left$/);
     hold.settle("applied");
     await until(() => confirm.state === "applied", "the settled state");
@@ -113,7 +134,11 @@ describe("confirmations", () => {
 
   it("an approval hold expires on its own clock; Stop waiting resolves `stopped`", async () => {
     f = mountChat();
-    f.chat.approval({ action: "deploy", reason: "Deploys need approval.", expires: Date.now() + 900 });
+    f.chat.approval({
+      action: "deploy",
+      reason: "Deploys need approval.",
+      expires: Date.now() + 900,
+    });
     const first = await until(confirmEl, "the first hold");
     await until(() => first.state === "expired", "the expiry", 4000);
     match(first.shadowRoot!.textContent!, /No approval arrived in time/);

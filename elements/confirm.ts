@@ -10,7 +10,13 @@ import { cardsOf } from "./display.ts";
 import { TetherDecisionEvent } from "./events.ts";
 
 /** The states of a confirmation. */
-export type ConfirmState = "preview" | "confirm-again" | "waiting" | "applied" | "cancelled" | "expired";
+export type ConfirmState =
+  | "preview"
+  | "confirm-again"
+  | "waiting"
+  | "applied"
+  | "cancelled"
+  | "expired";
 
 function remaining(expires: string | number | undefined, now: number): number | undefined {
   if (expires === undefined || expires === "") return undefined;
@@ -156,41 +162,64 @@ export class TetherConfirm extends LitElement {
     return html`<div part="box" class="box" role="group" aria-label=${`Confirm ${this.action}`}>
       <span class="label">${this.state === "waiting" ? "Waiting for approval" : this.action}</span>
       ${this.preview ? html`<div part="preview" class="preview">${this.preview}</div>` : nothing}
-      ${cards.length
-        ? html`<div class="cards">${cards.map((c) => html`<tether-card .heading=${c.title} .href=${c.url}
-            .image=${c.image ?? ""} .subtitle=${c.subtitle ?? ""} .badges=${c.badges} theme=${this.theme ?? nothing}></tether-card>`)}</div>`
-        : nothing}
+      ${
+      cards.length
+        ? html`<div class="cards">${
+          cards.map((c) =>
+            html`
+              <tether-card .heading=${c.title} .href=${c.url}
+                .image=${c.image ?? ""} .subtitle=${c.subtitle ?? ""} .badges=${c
+                  .badges} theme=${this.theme ?? nothing}></tether-card>
+            `
+          )
+        }</div>`
+        : nothing
+    }
       ${this.#body()}
     </div>`;
   }
 
   #body(): TemplateResult {
     const cancel = (label: string) =>
-      html`<button part="cancel" type="button" @click=${() => this.#decide("cancel")}>${label}</button>`;
+      html`<button part="cancel" type="button" @click=${() =>
+        this.#decide("cancel")}>${label}</button>`;
     switch (this.state) {
       case "preview":
         return html`<div class="buttons">
-          <button part="apply" type="button" class=${this.destructive ? "danger" : "primary"} @click=${() => this.#decide("apply")}>
+          <button part="apply" type="button" class=${
+          this.destructive ? "danger" : "primary"
+        } @click=${() => this.#decide("apply")}>
             ${this.destructive ? "Continue…" : "Apply"}
           </button>
           ${cancel("Cancel")}
         </div>`;
       case "confirm-again":
-        return html`<p class="warning" role="alert">This cannot be undone. Apply it anyway?</p>
+        return html`
+          <p class="warning" role="alert">This cannot be undone. Apply it anyway?</p>
           <div class="buttons">
-            <button part="apply" type="button" class="danger" @click=${() => this.#decide("apply")}>Yes, apply</button>
-            ${cancel("Cancel")}
-          </div>`;
+                      <button part="apply" type="button" class="danger" @click=${() =>
+                        this.#decide("apply")}>Yes, apply</button>
+                      ${cancel("Cancel")}
+                    </div>
+        `;
       case "waiting": {
         const left = remaining(this.expires, Date.now());
-        return html`<p part="reason" role="status">${this.reason || "A person must approve this action."}</p>
-          ${left === undefined ? nothing : html`<span part="countdown" class="countdown" role="timer">${clock(left)} left</span>`}
+        return html`<p part="reason" role="status">${
+          this.reason || "A person must approve this action."
+        }</p>
+          ${
+          left === undefined
+            ? nothing
+            : html`<span part="countdown" class="countdown" role="timer">${clock(left)} left</span>`
+        }
           <div class="buttons">${cancel("Stop waiting")}</div>`;
       }
       case "expired":
         return html`<p class="settled" role="status">No approval arrived in time; the action did not run.</p>`;
       default:
-        return html`<p class="settled" role="status">${this.state === "applied" ? "Applied." : "Cancelled."}</p>`;
+        return html`<p class="settled" role="status">${
+          this.state === "applied" ? "Applied." : "Cancelled."
+        }</p>`;
     }
   }
 }

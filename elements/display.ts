@@ -26,7 +26,14 @@ export interface DisplayCard {
  * DISPLAY_LIMITS.perTurn; // 8
  * ```
  */
-export const DISPLAY_LIMITS = { title: 120, subtitle: 100, badge: 48, badges: 4, perResult: 6, perTurn: 8 } as const;
+export const DISPLAY_LIMITS = {
+  title: 120,
+  subtitle: 100,
+  badge: 48,
+  badges: 4,
+  perResult: 6,
+  perTurn: 8,
+} as const;
 
 function text(value: unknown, max: number): string {
   if (typeof value !== "string") return "";

@@ -76,7 +76,9 @@ export class TetherActionEvent extends Event {
 
   /** Answers the call with a JSON value or a promise of one (a rejection fails the call). */
   respondWith(result: unknown): void {
-    if (this.#responded) throw new Error(`The call ${this.callId} of ${this.name} was answered already.`);
+    if (this.#responded) {
+      throw new Error(`The call ${this.callId} of ${this.name} was answered already.`);
+    }
     this.#responded = true;
     this.#response = result;
   }

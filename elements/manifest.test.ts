@@ -13,7 +13,10 @@ test("the committed custom-elements.json matches the elements' JSDoc", () => {
   try {
     const out = join(dir, "custom-elements.json");
     // A Node child process, so Deno runs this test too: the analyzer is a Node tool.
-    const run = spawnSync("node", ["--import", "tsx", "scripts/cem.ts", "--out", out], { cwd: root, encoding: "utf8" });
+    const run = spawnSync("node", ["--import", "tsx", "scripts/cem.ts", "--out", out], {
+      cwd: root,
+      encoding: "utf8",
+    });
     assert.equal(run.status, 0, `scripts/cem.ts failed: ${run.stderr}`);
     const fresh = readFileSync(out, "utf8");
     const committed = readFileSync(join(root, "custom-elements.json"), "utf8");
@@ -24,7 +27,13 @@ test("the committed custom-elements.json matches the elements' JSDoc", () => {
     const tags = JSON.parse(fresh).modules.flatMap((m: { declarations: { tagName?: string }[] }) =>
       m.declarations.map((d) => d.tagName).filter(Boolean)
     );
-    assert.deepEqual(tags.sort(), ["tether-action", "tether-card", "tether-chat", "tether-confirm", "tether-view"]);
+    assert.deepEqual(tags.sort(), [
+      "tether-action",
+      "tether-card",
+      "tether-chat",
+      "tether-confirm",
+      "tether-view",
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

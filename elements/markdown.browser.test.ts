@@ -14,7 +14,9 @@ const box = (text: string) => {
 
 describe("renderMarkdown", () => {
   it("renders paragraphs, line breaks, emphasis, code and strike-through", () => {
-    const el = box("Hello **bold** and *em* and _em2_ and `x < y` and ~~gone~~\nnext line\n\nsecond paragraph");
+    const el = box(
+      "Hello **bold** and *em* and _em2_ and `x < y` and ~~gone~~\nnext line\n\nsecond paragraph",
+    );
     equal(el.querySelectorAll("p").length, 2);
     equal(el.querySelector("strong")!.textContent, "bold");
     equal([...el.querySelectorAll("em")].map((e) => e.textContent).join(","), "em,em2");
@@ -30,7 +32,9 @@ describe("renderMarkdown", () => {
   });
 
   it("renders headings, lists, quotes, rules and fenced code", () => {
-    const el = box("# Title\n\n- one\n- two **2**\n\n3. three\n4. four\n\n> quoted\n\n---\n\n```js\nconst a = '<b>';\n```");
+    const el = box(
+      "# Title\n\n- one\n- two **2**\n\n3. three\n4. four\n\n> quoted\n\n---\n\n```js\nconst a = '<b>';\n```",
+    );
     equal(el.querySelector("h3")!.textContent, "Title");
     equal(el.querySelectorAll("ul li").length, 2);
     equal(el.querySelector("ul strong")!.textContent, "2");
@@ -46,9 +50,14 @@ describe("renderMarkdown", () => {
   });
 
   it("links http(s) and mailto targets in a new tab without opener or referrer", () => {
-    const el = box("[docs](https://example.com/a) <mailto:team@example.com> and https://example.com/b.");
+    const el = box(
+      "[docs](https://example.com/a) <mailto:team@example.com> and https://example.com/b.",
+    );
     const links = [...el.querySelectorAll("a")];
-    equal(links.map((a) => a.href).join(" "), "https://example.com/a mailto:team@example.com https://example.com/b");
+    equal(
+      links.map((a) => a.href).join(" "),
+      "https://example.com/a mailto:team@example.com https://example.com/b",
+    );
     for (const a of links) {
       equal(a.target, "_blank");
       equal(a.rel, "noopener noreferrer");
@@ -76,9 +85,14 @@ describe("renderMarkdown", () => {
     await new Promise((r) => setTimeout(r, 100));
     el.remove();
     equal(el.querySelectorAll("img, script, svg, a").length, 0);
-    ok(el.textContent!.includes(`<img src=x onerror="window.__pwned=1">`), "the markup shows as text");
+    ok(
+      el.textContent!.includes(`<img src=x onerror="window.__pwned=1">`),
+      "the markup shows as text",
+    );
     equal(w.__pwned, undefined);
-    const handlers = [...el.querySelectorAll("*")].flatMap((e) => [...e.attributes].filter((a) => a.name.startsWith("on")));
+    const handlers = [...el.querySelectorAll("*")].flatMap((e) =>
+      [...e.attributes].filter((a) => a.name.startsWith("on"))
+    );
     equal(handlers.length, 0, "no element carries an event handler attribute");
   });
 

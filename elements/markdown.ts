@@ -49,11 +49,14 @@ function list(lines: string[], start: number, marker: RegExp): [TemplateResult, 
     if (m) {
       first ??= marker === ORDERED ? Number(m[1]) : undefined;
       items.push([line.slice(m[0].length)]);
-    } else if (line.trim() !== "" && /^\s+\S/.test(line) && items.length) items.at(-1)!.push(line.trim());
-    else break;
+    } else if (line.trim() !== "" && /^\s+\S/.test(line) && items.length) {
+      items.at(-1)!.push(line.trim());
+    } else break;
   }
   const lis = items.map((item) => html`<li>${renderInline(item.join(" "))}</li>`);
-  const tpl = marker === ORDERED ? html`<ol start=${first ?? 1}>${lis}</ol>` : html`<ul>${lis}</ul>`;
+  const tpl = marker === ORDERED
+    ? html`<ol start=${first ?? 1}>${lis}</ol>`
+    : html`<ul>${lis}</ul>`;
   return [tpl, i];
 }
 
@@ -79,8 +82,14 @@ function blocks(lines: string[], depth: number): TemplateResult[] {
       i++;
     } else if (QUOTE.test(line)) {
       const quoted: string[] = [];
-      for (; i < lines.length && QUOTE.test(lines[i]); i++) quoted.push(lines[i].replace(QUOTE, ""));
-      out.push(depth < MAX_QUOTE_DEPTH ? html`<blockquote>${blocks(quoted, depth + 1)}</blockquote>` : paragraph(quoted));
+      for (; i < lines.length && QUOTE.test(lines[i]); i++) {
+        quoted.push(lines[i].replace(QUOTE, ""));
+      }
+      out.push(
+        depth < MAX_QUOTE_DEPTH
+          ? html`<blockquote>${blocks(quoted, depth + 1)}</blockquote>`
+          : paragraph(quoted),
+      );
     } else if (BULLET.test(line) || ORDERED.test(line)) {
       const [tpl, next] = list(lines, i, BULLET.test(line) ? BULLET : ORDERED);
       out.push(tpl);
@@ -89,7 +98,9 @@ function blocks(lines: string[], depth: number): TemplateResult[] {
       const para: string[] = [];
       for (; i < lines.length; i++) {
         const l = lines[i];
-        if (l.trim() === "" || FENCE.test(l) || HEADING.test(l) || QUOTE.test(l) || RULE.test(l)) break;
+        if (l.trim() === "" || FENCE.test(l) || HEADING.test(l) || QUOTE.test(l) || RULE.test(l)) {
+          break;
+        }
         if (para.length && (BULLET.test(l) || ORDERED.test(l))) break;
         para.push(l);
       }

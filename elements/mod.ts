@@ -28,7 +28,12 @@ export { TetherAction } from "./action.ts";
 export { TetherConfirm } from "./confirm.ts";
 export type { ConfirmState } from "./confirm.ts";
 export { TetherCard } from "./card.ts";
-export { TetherActionEvent, TetherDecisionEvent, TetherSendEvent, TetherStopEvent } from "./events.ts";
+export {
+  TetherActionEvent,
+  TetherDecisionEvent,
+  TetherSendEvent,
+  TetherStopEvent,
+} from "./events.ts";
 export { HostController } from "./host_controller.ts";
 export { renderMarkdown } from "./markdown.ts";
 export { cardsOf, DISPLAY_LIMITS, toCard, turnCards } from "./display.ts";

@@ -17,7 +17,9 @@ describe("elements on the runtime", () => {
     root.style.height = "480px";
     root.innerHTML = `
       <ul><li data-n="7">#7</li><li data-n="42">#42</li></ul>
-      <tether-chat runtime-url="${proxied}" session-id="elements-${crypto.randomUUID().slice(0, 8)}"></tether-chat>
+      <tether-chat runtime-url="${proxied}" session-id="elements-${
+      crypto.randomUUID().slice(0, 8)
+    }"></tether-chat>
       <tether-view name="issues" description="Two issues."></tether-view>
       <tether-action name="select_issue" description="Select an issue in the list."
         parameters='{"type":"object","properties":{"number":{"type":"integer"}},"required":["number"]}'></tether-action>`;
@@ -34,7 +36,11 @@ describe("elements on the runtime", () => {
       await chat.send("select issue 42");
       ok(root.querySelector('li[data-n="42"]')!.classList.contains("selected"), "the page changed");
       const log = chat.shadowRoot!.querySelector(".log")!;
-      await until(() => /Done: select_issue returned/.test(log.textContent!), "the final answer", 10_000);
+      await until(
+        () => /Done: select_issue returned/.test(log.textContent!),
+        "the final answer",
+        10_000,
+      );
       match(log.textContent!.replace(/\s+/g, " "), /select_issue number: 42 done/);
       equal(chat.host!.state.get().pending, null);
     } finally {

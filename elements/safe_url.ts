@@ -8,6 +8,7 @@
 
 const LINK_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
 // C0 controls and whitespace inside a URL are how `java\tscript:` slips past naive checks.
+// deno-lint-ignore no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0020\u007f-\u009f]/;
 
 function parse(raw: unknown): URL | undefined {

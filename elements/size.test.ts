@@ -5,14 +5,21 @@ import { ELEMENTS_BUDGET, measureElements } from "../scripts/size-elements.ts";
 test("elements + client + Lit stay within 45 KB gzip", async () => {
   const size = await measureElements();
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-  console.log(`elements + client + Lit: ${kb(size.entry.gzip)} gzip (budget ${kb(ELEMENTS_BUDGET)})`);
+  console.log(
+    `elements + client + Lit: ${kb(size.entry.gzip)} gzip (budget ${kb(ELEMENTS_BUDGET)})`,
+  );
   assert.ok(
     size.entry.gzip <= ELEMENTS_BUDGET,
-    `elements + client + Lit are ${kb(size.entry.gzip)} gzip, over the ${kb(ELEMENTS_BUDGET)} budget; run node --import tsx scripts/size-elements.ts to see what grew`,
+    `elements + client + Lit are ${kb(size.entry.gzip)} gzip, over the ${
+      kb(ELEMENTS_BUDGET)
+    } budget; run node --import tsx scripts/size-elements.ts to see what grew`,
   );
   const eager = size.entry.chunks.flatMap((c) => c.inputs.map((i) => i.path));
   for (const part of ["elements/chat.ts", "client/host.ts", "node_modules/lit-html"]) {
     assert.ok(eager.some((p) => p.includes(part)), `the measured bundle carries ${part}`);
   }
-  assert.ok(!eager.some((p) => p.includes("_fake_runtime") || p.includes("_test_")), "test fixtures stay out of the bundle");
+  assert.ok(
+    !eager.some((p) => p.includes("_fake_runtime") || p.includes("_test_")),
+    "test fixtures stay out of the bundle",
+  );
 });

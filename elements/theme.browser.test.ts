@@ -43,14 +43,30 @@ describe("theming", () => {
   });
 
   it("page CSS does not leak in, and the elements' CSS does not leak out", async () => {
-    page(`button { font-size: 40px !important; background: rgb(9, 9, 9) !important; } p, .text, .panel { color: rgb(200, 0, 0) !important; }`);
+    page(
+      `button { font-size: 40px !important; background: rgb(9, 9, 9) !important; } p, .text, .panel { color: rgb(200, 0, 0) !important; }`,
+    );
     f = mountChat(`<button id="outside">outside</button><p class="message">outside</p>`);
     const send = await until(() => f.$("[part=send]"), "Send");
-    ok(getComputedStyle(send).fontSize !== "40px", "a page rule for button does not reach the chat's buttons");
-    ok(getComputedStyle(f.$("[part=panel]")!).color !== "rgb(200, 0, 0)", "a page rule for .panel does not reach the chat's panel");
+    ok(
+      getComputedStyle(send).fontSize !== "40px",
+      "a page rule for button does not reach the chat's buttons",
+    );
+    ok(
+      getComputedStyle(f.$("[part=panel]")!).color !== "rgb(200, 0, 0)",
+      "a page rule for .panel does not reach the chat's panel",
+    );
     const outside = f.root.querySelector<HTMLElement>("p.message")!;
-    equal(getComputedStyle(outside).color, "rgb(200, 0, 0)", "the page's own rule still applies to the page");
-    equal(getComputedStyle(outside).maxWidth, "none", "the chat's .message rule does not reach the page");
+    equal(
+      getComputedStyle(outside).color,
+      "rgb(200, 0, 0)",
+      "the page's own rule still applies to the page",
+    );
+    equal(
+      getComputedStyle(outside).maxWidth,
+      "none",
+      "the chat's .message rule does not reach the page",
+    );
     equal(getComputedStyle(f.root.querySelector("#outside")!).fontSize, "40px");
   });
 });

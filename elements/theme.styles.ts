@@ -11,19 +11,19 @@ import { css } from "lit";
 
 // The dark defaults, used by theme="dark" and by the user's preference when no theme is set.
 const dark = css`
-    --_bg: var(--tether-bg, #14171d);
-    --_surface: var(--tether-surface, #1d2129);
-    --_fg: var(--tether-fg, #e7e9ee);
-    --_muted: var(--tether-muted, #9aa3b2);
-    --_border: var(--tether-border, #323845);
-    --_accent: var(--tether-accent, #8ea2ff);
-    --_accent-fg: var(--tether-accent-fg, #10131a);
-    --_user-bg: var(--tether-user-bg, #262d45);
-    --_danger: var(--tether-danger, #ff8a80);
-    --_success: var(--tether-success, #7ad69a);
-    --_warning: var(--tether-warning, #f2c36b);
-    --_focus: var(--tether-focus, #8ea2ff);
-    color-scheme: dark;
+  --_bg: var(--tether-bg, #14171d);
+  --_surface: var(--tether-surface, #1d2129);
+  --_fg: var(--tether-fg, #e7e9ee);
+  --_muted: var(--tether-muted, #9aa3b2);
+  --_border: var(--tether-border, #323845);
+  --_accent: var(--tether-accent, #8ea2ff);
+  --_accent-fg: var(--tether-accent-fg, #10131a);
+  --_user-bg: var(--tether-user-bg, #262d45);
+  --_danger: var(--tether-danger, #ff8a80);
+  --_success: var(--tether-success, #7ad69a);
+  --_warning: var(--tether-warning, #f2c36b);
+  --_focus: var(--tether-focus, #8ea2ff);
+  color-scheme: dark;
 `;
 
 /**
@@ -57,11 +57,11 @@ export const themeStyles = css`
     color: var(--_fg);
   }
   :host([theme="dark"]) {
-    ${dark}
+    ${dark};
   }
   @media (prefers-color-scheme: dark) {
     :host(:not([theme="light"])) {
-      ${dark}
+      ${dark};
     }
   }
   :host([hidden]) {

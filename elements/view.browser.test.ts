@@ -26,14 +26,24 @@ async function callOnce(tool: string, args: Record<string, unknown>): Promise<Bo
 
 describe("<tether-view>", () => {
   it("declares the view, read fresh for every message, and lays its children out untouched", async () => {
-    f = mountChat(`<tether-view name="issues" description="The issue list."><p id="inside">list</p></tether-view>`);
+    f = mountChat(
+      `<tether-view name="issues" description="The issue list."><p id="inside">list</p></tether-view>`,
+    );
     const view = f.root.querySelector<TetherView>("tether-view")!;
     view.data = { issues: [{ number: 42, title: "Fix login" }] };
     view.state = { filters: { label: "bug" } };
     const context = await f.host.context();
-    deepEqual(context.view, { name: "issues", description: "The issue list.", data: { issues: [{ number: 42, title: "Fix login" }] }, state: { filters: { label: "bug" } } });
+    deepEqual(context.view, {
+      name: "issues",
+      description: "The issue list.",
+      data: { issues: [{ number: 42, title: "Fix login" }] },
+      state: { filters: { label: "bug" } },
+    });
     equal(getComputedStyle(view).display, "contents");
-    ok(f.root.querySelector("#inside")!.getBoundingClientRect().height > 0, "slotted content is shown");
+    ok(
+      f.root.querySelector("#inside")!.getBoundingClientRect().height > 0,
+      "slotted content is shown",
+    );
     view.name = "issue";
     view.state = { selected: 42 };
     deepEqual((await f.host.context()).view?.state, { selected: 42 });
@@ -78,7 +88,9 @@ describe("<tether-action>", () => {
   });
 
   it("without a handler property, a tether-action event answers with respondWith()", async () => {
-    f = mountChat(`<tether-action name="count_rows" description="Count the rows."></tether-action>`);
+    f = mountChat(
+      `<tether-action name="count_rows" description="Count the rows."></tether-action>`,
+    );
     f.root.addEventListener("tether-action", (e) => {
       equal(e.name, "count_rows");
       e.respondWith(Promise.resolve({ rows: 3, asked: e.args }));
@@ -105,7 +117,9 @@ describe("<tether-action>", () => {
     const original = console.error;
     console.error = (message: string) => errors.push(message);
     try {
-      f = mountChat(`<tether-action name="dup" description="One."></tether-action><tether-action name="dup" description="Two."></tether-action>`);
+      f = mountChat(
+        `<tether-action name="dup" description="One."></tether-action><tether-action name="dup" description="Two."></tether-action>`,
+      );
       await until(() => errors.length, "the reported duplicate");
       match(errors[0], /<tether-action>: An action named dup is already registered/);
       equal((await f.host.context()).actions!.length, 1);

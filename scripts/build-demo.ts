@@ -61,7 +61,9 @@ export async function buildDemo(options: BuildDemoOptions = {}): Promise<string>
     logLevel: "warning",
     legalComments: "none",
   });
-  await Promise.all(["index.html", "styles.css"].map((f) => copyFile(join(root, "demo", f), join(outdir, f))));
+  await Promise.all(
+    ["index.html", "styles.css"].map((f) => copyFile(join(root, "demo", f), join(outdir, f))),
+  );
   return outdir;
 }
 

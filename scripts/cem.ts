@@ -20,7 +20,10 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 // The package's types describe its plugin API only; create() and its TypeScript are untyped exports.
 const { create, ts } = analyzer as unknown as {
   create(options: { modules: unknown[]; plugins: unknown[]; context: { dev: boolean } }): unknown;
-  ts: { createSourceFile(name: string, text: string, target: number, parents: boolean): unknown; ScriptTarget: { ES2022: number } };
+  ts: {
+    createSourceFile(name: string, text: string, target: number, parents: boolean): unknown;
+    ScriptTarget: { ES2022: number };
+  };
 };
 // The Lit plugin (static properties, attributes) is what the CLI's --litelement flag loads.
 const LIT_PLUGIN = "@custom-elements-manifest/analyzer/src/features/framework-plugins/lit/lit.js";
@@ -52,7 +55,11 @@ interface Declaration {
  */
 const documentedOnly = {
   name: "tether-documented-only",
-  packageLinkPhase({ customElementsManifest }: { customElementsManifest: { modules: { declarations?: Declaration[] }[] } }) {
+  packageLinkPhase(
+    { customElementsManifest }: {
+      customElementsManifest: { modules: { declarations?: Declaration[] }[] };
+    },
+  ) {
     for (const mod of customElementsManifest.modules) {
       for (const d of mod.declarations ?? []) {
         if (!d.customElement) continue;
@@ -86,11 +93,22 @@ export async function manifestSources(): Promise<string[]> {
  * ```
  */
 export async function generateManifest(): Promise<string> {
-  const modules = await Promise.all((await manifestSources()).map(async (path) =>
-    ts.createSourceFile(path, await readFile(join(root, path), "utf8"), ts.ScriptTarget.ES2022, true)
-  ));
+  const modules = await Promise.all(
+    (await manifestSources()).map(async (path) =>
+      ts.createSourceFile(
+        path,
+        await readFile(join(root, path), "utf8"),
+        ts.ScriptTarget.ES2022,
+        true,
+      )
+    ),
+  );
   const { litPlugin } = await import(LIT_PLUGIN) as { litPlugin(): unknown[] };
-  const manifest = create({ modules, plugins: [...litPlugin(), documentedOnly], context: { dev: false } });
+  const manifest = create({
+    modules,
+    plugins: [...litPlugin(), documentedOnly],
+    context: { dev: false },
+  });
   return JSON.stringify(manifest, null, 2) + "\n";
 }
 

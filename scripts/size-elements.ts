@@ -49,11 +49,15 @@ export async function reportElements(): Promise<boolean> {
   const groups = new Map<string, number>();
   for (const { path, bytes } of size.entry.chunks.flatMap((c) => c.inputs)) {
     const parts = path.split("/");
-    const key = parts[0] === "node_modules" ? parts.slice(0, parts[1].startsWith("@") ? 3 : 2).join("/") : parts[0];
+    const key = parts[0] === "node_modules"
+      ? parts.slice(0, parts[1].startsWith("@") ? 3 : 2).join("/")
+      : parts[0];
     groups.set(key, (groups.get(key) ?? 0) + bytes);
   }
   console.log(
-    `elements + client + Lit (elements/_bundle.ts; minified, gzip -9): ${kb(size.entry.gzip)} gzip, ` +
+    `elements + client + Lit (elements/_bundle.ts; minified, gzip -9): ${
+      kb(size.entry.gzip)
+    } gzip, ` +
       `${kb(size.entry.raw)} raw; budget ${kb(ELEMENTS_BUDGET)}`,
   );
   for (const [group, bytes] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, 8)) {

@@ -2,6 +2,8 @@
  * `npm test`: every test under Node and under Deno, the browser tests in
  * Chromium, and the size budgets; ends with one `N passed, N failed` line.
  *
+ * `deno lint`, `deno fmt --check` and `deno check` run first, each counted as one test.
+ *
  * Test files: `*.test.ts` run on Node and Deno; `*.node.test.ts` only on Node
  * (they drive Chromium through playwright-core, which needs Node);
  * `*.browser.test.ts` run in Chromium through web-test-runner.
@@ -17,8 +19,22 @@ const SKIP_DIRS = new Set(["node_modules", ".git", "dist", ".tether", "test-outp
 async function find(dir: string, out: string[] = []): Promise<string[]> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (entry.isDirectory()) {
-      if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith(".")) await find(join(dir, entry.name), out);
+      if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith(".")) {
+        await find(join(dir, entry.name), out);
+      }
     } else if (entry.name.endsWith(".test.ts")) out.push(relative(root, join(dir, entry.name)));
+  }
+  return out.sort();
+}
+
+/** Every TypeScript source of the project (tests included). */
+async function listSources(dir: string, out: string[] = []): Promise<string[]> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) {
+      if (!SKIP_DIRS.has(entry.name) && !entry.name.startsWith(".")) {
+        await listSources(join(dir, entry.name), out);
+      }
+    } else if (entry.name.endsWith(".ts")) out.push(relative(root, join(dir, entry.name)));
   }
   return out.sort();
 }
@@ -31,10 +47,19 @@ interface SuiteResult {
   code: number;
 }
 
-function run(name: string, cmd: string, args: string[], parse: (out: string) => Omit<SuiteResult, "name" | "code">): Promise<SuiteResult> {
+function run(
+  name: string,
+  cmd: string,
+  args: string[],
+  parse: (out: string) => Omit<SuiteResult, "name" | "code">,
+): Promise<SuiteResult> {
   console.log(`\n=== ${name}: ${cmd} ${args.join(" ").slice(0, 200)}`);
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cmd, args, {
+      cwd: root,
+      env: process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     const tee = (chunk: Buffer, stream: NodeJS.WriteStream) => {
       out += chunk.toString();
@@ -52,7 +77,9 @@ function run(name: string, cmd: string, args: string[], parse: (out: string) => 
 
 /** The last match wins: runners print progress lines before their closing summary. */
 const num = (text: string, re: RegExp) => {
-  const all = [...text.matchAll(new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g"))];
+  const all = [
+    ...text.matchAll(new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g")),
+  ];
   return Number(all.at(-1)?.[1] ?? 0);
 };
 
@@ -65,25 +92,75 @@ const both = files.filter((f) => !browser.includes(f) && !nodeOnly.includes(f));
 const results: SuiteResult[] = [];
 
 if (want("node")) {
-  results.push(await run("node", process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", "--test-reporter=spec", ...both, ...nodeOnly], (out) => ({
-    passed: num(out, /^\s*ℹ pass (\d+)/m),
-    failed: num(out, /^\s*ℹ fail (\d+)/m) + num(out, /^\s*ℹ cancelled (\d+)/m),
-    skipped: num(out, /^\s*ℹ skipped (\d+)/m),
-  })));
+  results.push(
+    await run("node", process.execPath, [
+      "--import",
+      "tsx",
+      "--test",
+      "--test-concurrency=2",
+      "--test-reporter=spec",
+      ...both,
+      ...nodeOnly,
+    ], (out) => ({
+      passed: num(out, /^\s*ℹ pass (\d+)/m),
+      failed: num(out, /^\s*ℹ fail (\d+)/m) + num(out, /^\s*ℹ cancelled (\d+)/m),
+      skipped: num(out, /^\s*ℹ skipped (\d+)/m),
+    })),
+  );
 }
 if (want("deno")) {
-  results.push(await run("deno", process.execPath, [join(root, "node_modules/deno/bin.cjs"), "test", "-A", "--unstable-kv", "--parallel", "--no-check", ...both], (out) => ({
-    passed: num(out, /(\d+) passed/),
-    failed: num(out, /(\d+) failed/),
-    skipped: num(out, /(\d+) ignored/),
-  })));
+  results.push(
+    await run("deno", process.execPath, [
+      join(root, "node_modules/deno/bin.cjs"),
+      "test",
+      "-A",
+      "--unstable-kv",
+      "--parallel",
+      "--no-check",
+      ...both,
+    ], (out) => ({
+      passed: num(out, /(\d+) passed/),
+      failed: num(out, /(\d+) failed/),
+      skipped: num(out, /(\d+) ignored/),
+    })),
+  );
+}
+if (want("static")) {
+  // Lint, formatting and types: one check each, counted like tests. Browser test files run in
+  // Chromium with mocha's globals, so the type check covers everything else.
+  const deno = join(root, "node_modules/deno/bin.cjs");
+  const sources = (await listSources(root)).filter((f) => !f.endsWith(".browser.test.ts"));
+  for (
+    const [name, args] of [
+      ["lint", ["lint"]],
+      ["fmt", ["fmt", "--check"]],
+      ["types", ["check", ...sources]],
+    ] as const
+  ) {
+    results.push(
+      await run(
+        name,
+        process.execPath,
+        [deno, ...args],
+        () => ({ passed: 0, failed: 0, skipped: 0 }),
+      ),
+    );
+    const last = results.at(-1)!;
+    if (last.code === 0) last.passed = 1;
+  }
 }
 if (want("browser") && browser.length) {
-  results.push(await run("browser", process.execPath, [join(root, "node_modules/@web/test-runner/dist/bin.js"), "--config", "web-test-runner.config.mjs"], (out) => ({
-    passed: num(out, /(\d+) passed/),
-    failed: num(out, /(\d+) failed/),
-    skipped: num(out, /(\d+) skipped/),
-  })));
+  results.push(
+    await run("browser", process.execPath, [
+      join(root, "node_modules/@web/test-runner/dist/bin.js"),
+      "--config",
+      "web-test-runner.config.mjs",
+    ], (out) => ({
+      passed: num(out, /(\d+) passed/),
+      failed: num(out, /(\d+) failed/),
+      skipped: num(out, /(\d+) skipped/),
+    })),
+  );
 }
 
 console.log("\n=== summary");
@@ -92,7 +169,11 @@ let failed = 0;
 let skipped = 0;
 for (const r of results) {
   const broken = r.code !== 0 && r.failed === 0 ? 1 : 0;
-  console.log(`${r.name}: ${r.passed} passed, ${r.failed + broken} failed, ${r.skipped} skipped${broken ? ` (exit code ${r.code})` : ""}`);
+  console.log(
+    `${r.name}: ${r.passed} passed, ${r.failed + broken} failed, ${r.skipped} skipped${
+      broken ? ` (exit code ${r.code})` : ""
+    }`,
+  );
   passed += r.passed;
   failed += r.failed + broken;
   skipped += r.skipped;

@@ -15,16 +15,50 @@ async function fakeAnthropic(bodies: any[]) {
       bodies.push(JSON.parse(raw));
       if (req.headers["x-api-key"] !== "test-key") {
         res.writeHead(401, { "content-type": "application/json" });
-        res.end(JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }));
+        res.end(
+          JSON.stringify({
+            type: "error",
+            error: { type: "authentication_error", message: "invalid x-api-key" },
+          }),
+        );
         return;
       }
       res.writeHead(200, { "content-type": "text/event-stream" });
-      const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      send("message_start", { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: "claude-test", content: [], stop_reason: null, usage: { input_tokens: 12, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } } });
-      send("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
-      send("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello from the fake." } });
+      const send = (event: string, data: unknown) =>
+        res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      send("message_start", {
+        type: "message_start",
+        message: {
+          id: "msg_1",
+          type: "message",
+          role: "assistant",
+          model: "claude-test",
+          content: [],
+          stop_reason: null,
+          usage: {
+            input_tokens: 12,
+            output_tokens: 1,
+            cache_creation_input_tokens: 0,
+            cache_read_input_tokens: 0,
+          },
+        },
+      });
+      send("content_block_start", {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "text", text: "" },
+      });
+      send("content_block_delta", {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "text_delta", text: "Hello from the fake." },
+      });
       send("content_block_stop", { type: "content_block_stop", index: 0 });
-      send("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } });
+      send("message_delta", {
+        type: "message_delta",
+        delta: { stop_reason: "end_turn", stop_sequence: null },
+        usage: { output_tokens: 5 },
+      });
       send("message_stop", { type: "message_stop" });
       res.end();
     });
@@ -44,7 +78,11 @@ test("anthropic models get a cache breakpoint on the system prompt and the repla
   });
   try {
     const post = (content: string) =>
-      app.request("/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ session_id: "a", content }) });
+      app.request("/api/chat", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ session_id: "a", content }),
+      });
     const first = await (await post("hi")).json() as any;
     assert.equal(first.content, "Hello from the fake.");
     assert.equal(first.model, "anthropic:claude-test");
@@ -52,7 +90,11 @@ test("anthropic models get a cache breakpoint on the system prompt and the repla
     const system = JSON.stringify(bodies[0].system);
     assert.match(system, /"cache_control":\{"type":"ephemeral"\}/);
     const history = JSON.stringify(bodies[1].messages.at(-1));
-    assert.match(history, /cache_control/, "the end of the prompt is a breakpoint too, so the next turn reads it from the cache");
+    assert.match(
+      history,
+      /cache_control/,
+      "the end of the prompt is a breakpoint too, so the next turn reads it from the cache",
+    );
   } finally {
     await app.close();
     server.close();
@@ -62,9 +104,18 @@ test("anthropic models get a cache breakpoint on the system prompt and the repla
 test("a provider that refuses the key ends the turn with provider_auth", async () => {
   const bodies: any[] = [];
   const { server, url } = await fakeAnthropic(bodies);
-  const app = createRuntime({ store: memoryStore(), model: "anthropic:claude-test", env: { ANTHROPIC_API_KEY: "wrong", ANTHROPIC_BASE_URL: url }, warn: () => {} });
+  const app = createRuntime({
+    store: memoryStore(),
+    model: "anthropic:claude-test",
+    env: { ANTHROPIC_API_KEY: "wrong", ANTHROPIC_BASE_URL: url },
+    warn: () => {},
+  });
   try {
-    const res = await app.request("/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ session_id: "b", content: "hi" }) });
+    const res = await app.request("/api/chat", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ session_id: "b", content: "hi" }),
+    });
     const body = await res.json() as any;
     assert.equal(body.error_type, "provider_auth");
   } finally {

@@ -34,10 +34,13 @@ export type TetherApp = Hono<RuntimeEnv> & {
 /** Builds the engine for resolved options (opens the store, picks the model). */
 export async function createEngine(options: RuntimeOptions): Promise<Engine> {
   // Loaded on demand so a runtime given a store never loads the database drivers.
-  const store = options.store ?? (await (await import("./kv/from_url.ts")).storeFromUrl(options.storeUrl));
-  const model = typeof options.model === "string"
-    ? modelFromSpec(options.model, options.env)
-    : { model: options.model, name: options.modelName ?? options.model.modelId, providerOptions: undefined };
+  const store = options.store ??
+    (await (await import("./kv/from_url.ts")).storeFromUrl(options.storeUrl));
+  const model = typeof options.model === "string" ? modelFromSpec(options.model, options.env) : {
+    model: options.model,
+    name: options.modelName ?? options.model.modelId,
+    providerOptions: undefined,
+  };
   const engine = new Engine(store, options, model as never);
   await engine.start();
   return engine;
@@ -63,22 +66,46 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
   app.onError((error, c) => {
     if (error instanceof TetherError) return c.json(error.toJSON(), error.status as 400);
     options.warn(`internal error: ${(error as Error).stack ?? error}`);
-    return c.json({ error: { type: "internal", message: "The runtime failed on this request; it has been logged." } }, 500);
+    return c.json({
+      error: {
+        type: "internal",
+        message: "The runtime failed on this request; it has been logged.",
+      },
+    }, 500);
   });
-  app.notFound((c) => c.json({ error: { type: "not_found", message: `No route for ${c.req.method} ${c.req.path}.` } }, 404));
+  app.notFound((c) =>
+    c.json(
+      { error: { type: "not_found", message: `No route for ${c.req.method} ${c.req.path}.` } },
+      404,
+    )
+  );
 
   app.get("/health", async (c) => {
     const e = await engine();
-    return c.json({ status: "ok", model: e.model.name, offline: e.model.name === "offline", store: e.store.name });
+    return c.json({
+      status: "ok",
+      model: e.model.name,
+      offline: e.model.name === "offline",
+      store: e.store.name,
+    });
   });
 
   app.use("/api/*", corsFor(options.access));
   app.use("/api/*", async (c, next) => {
     const state = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
     if (state && !originAllowed(c.req.header("origin"), options.access.corsOrigins)) {
-      throw new TetherError(403, "forbidden", `Origin ${c.req.header("origin")} may not change state here; add it to ACCESS__CORS_ORIGINS.`);
+      throw new TetherError(
+        403,
+        "forbidden",
+        `Origin ${
+          c.req.header("origin")
+        } may not change state here; add it to ACCESS__CORS_ORIGINS.`,
+      );
     }
-    c.set("principal", await authenticate(options.access, { headers: c.req.raw.headers, request: c.req.raw }));
+    c.set(
+      "principal",
+      await authenticate(options.access, { headers: c.req.raw.headers, request: c.req.raw }),
+    );
     c.set("engine", await engine());
     await next();
   });
@@ -94,10 +121,19 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
     return c.json(await e.chat(c.get("principal"), parsed.value));
   });
 
-  app.post("/api/chat/:id/cancel", async (c) => c.json(await c.get("engine").cancel(c.get("principal"), sid(c))));
-  app.get("/api/sessions/:id", async (c) => c.json(await c.get("engine").session(c.get("principal"), sid(c))));
+  app.post(
+    "/api/chat/:id/cancel",
+    async (c) => c.json(await c.get("engine").cancel(c.get("principal"), sid(c))),
+  );
+  app.get(
+    "/api/sessions/:id",
+    async (c) => c.json(await c.get("engine").session(c.get("principal"), sid(c))),
+  );
   app.get("/api/sessions/:id/messages", async (c) => {
-    return c.json({ session_id: sid(c), ...(await c.get("engine").messages(c.get("principal"), sid(c))) });
+    return c.json({
+      session_id: sid(c),
+      ...(await c.get("engine").messages(c.get("principal"), sid(c))),
+    });
   });
   app.get("/api/sessions/:id/events", (c) => {
     const after = c.req.header("last-event-id") !== undefined
@@ -106,7 +142,11 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
     return streamSessionEvents(c.get("engine"), c.get("principal"), sid(c), after);
   });
   app.post("/api/agui", async (c) => {
-    return runAgui(c.get("engine"), c.get("principal"), await readJson(c.req.raw, options.limits.maxBodyBytes));
+    return runAgui(
+      c.get("engine"),
+      c.get("principal"),
+      await readJson(c.req.raw, options.limits.maxBodyBytes),
+    );
   });
   app.delete("/api/sessions/:id", async (c) => {
     await c.get("engine").deleteSession(c.get("principal"), sid(c));
@@ -127,7 +167,10 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
 function sid(c: Context<RuntimeEnv>): string {
   const id = c.req.param("id") ?? "";
   if (id.length < 1 || id.length > 64) {
-    throw validationError("The session id must be 1 to 64 characters.", [{ path: "session_id", message: "1..64 characters" }]);
+    throw validationError("The session id must be 1 to 64 characters.", [{
+      path: "session_id",
+      message: "1..64 characters",
+    }]);
   }
   return id;
 }

@@ -5,7 +5,11 @@ import { scriptedModel } from "./testing/scripted_model.ts";
 
 test("the contract's example pends select_issue with number 42 and the continuation answers", async () => {
   const h = harness({ model: "offline" });
-  const first = await h.chat({ session_id: "c1", content: "select issue 42", host_context: ISSUE_CONTEXT });
+  const first = await h.chat({
+    session_id: "c1",
+    content: "select issue 42",
+    host_context: ISSUE_CONTEXT,
+  });
   assert.equal(first.status, 200);
   assert.equal(first.body.model, "offline");
   assert.equal(first.body.pending_tool_call.tool_name, "select_issue");
@@ -27,17 +31,28 @@ test("the contract's example pends select_issue with number 42 and the continuat
 });
 
 test("turn N's prompt is a prefix of turn N+1's and the context opens the user message", async () => {
-  const model = scriptedModel((_o, i) => i === 1 ? { calls: [{ name: "select_issue", args: { number: 1 } }] } : { text: `answer ${i}` });
+  const model = scriptedModel((_o, i) =>
+    i === 1 ? { calls: [{ name: "select_issue", args: { number: 1 } }] } : { text: `answer ${i}` }
+  );
   const h = harness({ model });
   await h.chat({ session_id: "p", content: "first", host_context: ISSUE_CONTEXT });
   await h.chat({ session_id: "p", content: "second" });
   const pending = (await h.call("GET", "/api/sessions/p")).body.pending_action;
-  await h.chat({ session_id: "p", content: "", tool_call_id: pending.tool_call_id, tool_result: "ok" });
+  await h.chat({
+    session_id: "p",
+    content: "",
+    tool_call_id: pending.tool_call_id,
+    tool_result: "ok",
+  });
   await h.chat({ session_id: "p", content: "third" });
   const prompts = model.prompts.map((p) => p.prompt.map((m) => JSON.stringify(m)));
   assert.equal(prompts.length, 4);
   for (let i = 0; i + 1 < prompts.length; i++) {
-    assert.deepEqual(prompts[i + 1].slice(0, prompts[i].length), prompts[i], `prompt ${i} is a prefix of prompt ${i + 1}`);
+    assert.deepEqual(
+      prompts[i + 1].slice(0, prompts[i].length),
+      prompts[i],
+      `prompt ${i} is a prefix of prompt ${i + 1}`,
+    );
   }
   const system = model.prompts[0].prompt[0];
   assert.equal(system.role, "system");
@@ -66,13 +81,28 @@ test("three host calls are handed out one at a time and only the last result res
   const p1 = first.body.pending_tool_call;
   assert.deepEqual(p1.arguments, { number: 1 });
   assert.equal(p1.queued.length, 2);
-  const second = await h.chat({ session_id: "q", content: "", tool_call_id: p1.call_id, tool_result: 1 });
+  const second = await h.chat({
+    session_id: "q",
+    content: "",
+    tool_call_id: p1.call_id,
+    tool_result: 1,
+  });
   assert.deepEqual(second.body.pending_tool_call.arguments, { number: 2 });
   assert.deepEqual(second.body.pending_tool_call.queued, [p1.queued[1]]);
   assert.equal(model.prompts.length, 1, "no model run between queued calls");
-  const third = await h.chat({ session_id: "q", content: "", tool_call_id: p1.queued[0], tool_result: 2 });
+  const third = await h.chat({
+    session_id: "q",
+    content: "",
+    tool_call_id: p1.queued[0],
+    tool_result: 2,
+  });
   assert.equal(third.body.pending_tool_call.call_id, p1.queued[1]);
-  const last = await h.chat({ session_id: "q", content: "", tool_call_id: p1.queued[1], tool_result: 3 });
+  const last = await h.chat({
+    session_id: "q",
+    content: "",
+    tool_call_id: p1.queued[1],
+    tool_result: 3,
+  });
   assert.equal(last.body.content, "All three done.");
   assert.equal(model.prompts.length, 2, "the model resumed once");
   const tool = model.prompts[1].prompt.find((m) => m.role === "tool")!;
@@ -81,10 +111,18 @@ test("three host calls are handed out one at a time and only the last result res
 });
 
 test("a failed outcome reaches the model as a failed tool result", async () => {
-  const model = scriptedModel([{ calls: [{ name: "select_issue", args: { number: 7 } }] }, { text: "It failed." }]);
+  const model = scriptedModel([{ calls: [{ name: "select_issue", args: { number: 7 } }] }, {
+    text: "It failed.",
+  }]);
   const h = harness({ model });
   const first = await h.chat({ session_id: "f", content: "go", host_context: ISSUE_CONTEXT });
-  await h.chat({ session_id: "f", content: "", tool_call_id: first.body.pending_tool_call.call_id, tool_result: "no such issue", tool_outcome: "failed" });
+  await h.chat({
+    session_id: "f",
+    content: "",
+    tool_call_id: first.body.pending_tool_call.call_id,
+    tool_result: "no such issue",
+    tool_outcome: "failed",
+  });
   const tool = model.prompts[1].prompt.find((m) => m.role === "tool")!;
   const output = (tool.content[0] as { output: { type: string; value: string } }).output;
   assert.equal(output.type, "error-text");

@@ -4,11 +4,18 @@ import { harness, ISSUE_CONTEXT } from "./testing/harness.ts";
 import { scriptedModel } from "./testing/scripted_model.ts";
 
 const pendOnce = () =>
-  scriptedModel((_o, i) => i % 2 === 0 ? { calls: [{ name: "select_issue", args: { number: 42 } }] } : { text: "done" });
+  scriptedModel((_o, i) =>
+    i % 2 === 0 ? { calls: [{ name: "select_issue", args: { number: 42 } }] } : { text: "done" }
+  );
 
 test("a continuation for an unknown session is a 409 saying the session does not exist", async () => {
   const h = harness();
-  const res = await h.chat({ session_id: "nobody", content: "", tool_call_id: "x", tool_result: 1 });
+  const res = await h.chat({
+    session_id: "nobody",
+    content: "",
+    tool_call_id: "x",
+    tool_result: 1,
+  });
   assert.equal(res.status, 409);
   assert.equal(res.body.error.type, "session_error");
   assert.match(res.body.error.message, /does not exist/);
@@ -23,7 +30,12 @@ test("a duplicate continuation is refused with the recorded status and never app
   const callId = first.body.pending_tool_call.call_id;
   const ok = await h.chat({ session_id: "d", content: "", tool_call_id: callId, tool_result: "a" });
   assert.equal(ok.status, 200);
-  const again = await h.chat({ session_id: "d", content: "", tool_call_id: callId, tool_result: "b" });
+  const again = await h.chat({
+    session_id: "d",
+    content: "",
+    tool_call_id: callId,
+    tool_result: "b",
+  });
   assert.equal(again.status, 409);
   assert.match(again.body.error.message, /already recorded with status completed/);
   assert.equal(again.body.error.status, "completed");
@@ -39,7 +51,10 @@ test("of two concurrent continuations for one call exactly one is applied", asyn
   const first = await h.chat({ session_id: "race", content: "go", host_context: ISSUE_CONTEXT });
   const callId = first.body.pending_tool_call.call_id;
   const results = await Promise.all(
-    Array.from({ length: 10 }, (_, i) => h.chat({ session_id: "race", content: "", tool_call_id: callId, tool_result: i })),
+    Array.from(
+      { length: 10 },
+      (_, i) => h.chat({ session_id: "race", content: "", tool_call_id: callId, tool_result: i }),
+    ),
   );
   assert.equal(results.filter((r) => r.status === 200).length, 1);
   assert.equal(results.filter((r) => r.status === 409).length, 9);
@@ -72,11 +87,21 @@ test("a result for the wrong call names the pending one; without a pending call 
   const h = harness({ model });
   const first = await h.chat({ session_id: "m", content: "go", host_context: ISSUE_CONTEXT });
   const callId = first.body.pending_tool_call.call_id;
-  const wrong = await h.chat({ session_id: "m", content: "", tool_call_id: "other", tool_result: 1 });
+  const wrong = await h.chat({
+    session_id: "m",
+    content: "",
+    tool_call_id: "other",
+    tool_result: 1,
+  });
   assert.equal(wrong.status, 409);
   assert.ok(wrong.body.error.message.includes(callId), "names the pending call");
   await h.chat({ session_id: "m", content: "", tool_call_id: callId, tool_result: 1 });
-  const none = await h.chat({ session_id: "m", content: "", tool_call_id: "other", tool_result: 1 });
+  const none = await h.chat({
+    session_id: "m",
+    content: "",
+    tool_call_id: "other",
+    tool_result: 1,
+  });
   assert.equal(none.status, 409);
   assert.match(none.body.error.message, /no pending call/);
   await h.close();

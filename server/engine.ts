@@ -14,7 +14,13 @@ import { EventHub } from "./events/hub.ts";
 import { forbidden, notFound, sessionError, validationError } from "./http/errors.ts";
 import { mayAccess, type Principal } from "./http/principal.ts";
 import { KeyedLock } from "./session/lock.ts";
-import type { AssistantMessage, PendingAction, SessionRecord, StoredMessage, UserMessage } from "./session/records.ts";
+import type {
+  AssistantMessage,
+  PendingAction,
+  SessionRecord,
+  StoredMessage,
+  UserMessage,
+} from "./session/records.ts";
 import { type LoadedSession, messageIdKey, SessionRepo } from "./session/repo.ts";
 import { settleOpenCalls } from "./session/settle.ts";
 import { repairSession, supersedePending } from "./session/repair.ts";
@@ -24,12 +30,12 @@ import { allowAll } from "./tools/policy.ts";
 import { ScreenshotCache } from "./tools/screenshots.ts";
 import { HOLD, turnTools } from "./tools/turn_tools.ts";
 import { classify, retryAllowed, type TurnError } from "./turn/errors.ts";
-import { renderHostContext, userMessage, attachmentParts } from "./turn/prompt.ts";
+import { attachmentParts, renderHostContext, userMessage } from "./turn/prompt.ts";
 import { hostOutcomeEvent, toolMessage } from "./turn/results.ts";
 import { type ChatResult, chatResult, effectiveLimits, finalEvent } from "./turn/outcome.ts";
 export type { ChatResult };
-import { runTurn, type RunOutcome, type Usage } from "./turn/run.ts";
-import { sessionView, messageView, type SessionView } from "./session/views.ts";
+import { type RunOutcome, runTurn, type Usage } from "./turn/run.ts";
+import { messageView, type SessionView, sessionView } from "./session/views.ts";
 import { collectScreenshot, mergeAttachments } from "./session/attachments.ts";
 import { extractScreenshots } from "./tools/screenshots.ts";
 import { modelFromSpec } from "./model/mod.ts";
@@ -69,7 +75,8 @@ interface LiveTurn {
 }
 
 const now = () => new Date().toISOString();
-const newId = (prefix: string) => `${prefix}_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`;
+const newId = (prefix: string) =>
+  `${prefix}_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`;
 
 /**
  * Runs turns for every session of one store.
@@ -124,13 +131,25 @@ export class Engine {
   }
 
   /** Runs one message (a new turn, a continuation or a receipt) to its end. */
-  chat(principal: Principal, body: MessageBody, options: { promoted?: boolean } = {}): Promise<ChatResult> {
+  chat(
+    principal: Principal,
+    body: MessageBody,
+    options: { promoted?: boolean } = {},
+  ): Promise<ChatResult> {
     // A streaming transport promotes steering to a turn of its own when the session is idle.
     if (body.message_type === "steering" && !options.promoted) {
-      throw validationError("Steering messages need a streaming transport (Socket.IO or Accept: text/event-stream).", [{ path: "message_type", message: "steering is not available here" }]);
+      throw validationError(
+        "Steering messages need a streaming transport (Socket.IO or Accept: text/event-stream).",
+        [{ path: "message_type", message: "steering is not available here" }],
+      );
     }
-    if (body.output_mode === "host_tools" && body.host_context?.actions?.some((a) => a.name === HOLD)) {
-      throw validationError('The action name "hold" is reserved for silent decisions; rename the action.', [{ path: "host_context.actions", message: "hold is reserved" }]);
+    if (
+      body.output_mode === "host_tools" && body.host_context?.actions?.some((a) => a.name === HOLD)
+    ) {
+      throw validationError(
+        'The action name "hold" is reserved for silent decisions; rename the action.',
+        [{ path: "host_context.actions", message: "hold is reserved" }],
+      );
     }
     const model = this.#modelFor(body.config?.model);
     return this.withSession(body.session_id, () => this.#message(principal, body, model));
@@ -140,12 +159,19 @@ export class Engine {
   #modelFor(spec: string | undefined): EngineModel {
     if (!spec || spec === this.model.name) return this.model;
     if (!this.options.allowedModels.includes(spec)) {
-      throw validationError(`config.model "${spec}" is not allowed here; use one of MODEL__ALLOWED or leave it out.`, [{ path: "config.model", message: "not an allowed model" }]);
+      throw validationError(
+        `config.model "${spec}" is not allowed here; use one of MODEL__ALLOWED or leave it out.`,
+        [{ path: "config.model", message: "not an allowed model" }],
+      );
     }
     let model = this.#models.get(spec);
     if (!model) {
       const selected = modelFromSpec(spec, this.options.env);
-      model = { model: selected.model, name: selected.name, providerOptions: selected.providerOptions as EngineModel["providerOptions"] };
+      model = {
+        model: selected.model,
+        name: selected.name,
+        providerOptions: selected.providerOptions as EngineModel["providerOptions"],
+      };
       this.#models.set(spec, model);
     }
     return model;
@@ -168,8 +194,7 @@ export class Engine {
         } finally {
           await this.hub.flush(sessionId);
         }
-      }, () => this.#live.get(sessionId)?.controller.abort())
-    );
+      }, () => this.#live.get(sessionId)?.controller.abort()));
   }
 
   /** Delivers steering text to the live turn; false when the session has none here. */
@@ -210,7 +235,10 @@ export class Engine {
   }
 
   /** The stored messages, and the sequence number of the last event so far (resume the stream from it). */
-  async messages(principal: Principal, sessionId: string): Promise<{ messages: unknown[]; last_seq: number }> {
+  async messages(
+    principal: Principal,
+    sessionId: string,
+  ): Promise<{ messages: unknown[]; last_seq: number }> {
     await this.#owned(principal, sessionId);
     const last_seq = await this.hub.lastSeq(sessionId);
     const loaded = await this.repo.load(sessionId);
@@ -228,7 +256,11 @@ export class Engine {
   }
 
   /** Creates the session if needed and stores a host context on it (Socket.IO join). */
-  async join(principal: Principal, sessionId: string, context?: HostContext | null): Promise<SessionRecord> {
+  async join(
+    principal: Principal,
+    sessionId: string,
+    context?: HostContext | null,
+  ): Promise<SessionRecord> {
     return await this.withSession(sessionId, async () => {
       const entry = await this.repo.record(sessionId);
       if (entry && !mayAccess(principal, entry.value.owner_id)) throw forbidden(sessionId);
@@ -265,7 +297,10 @@ export class Engine {
     };
   }
 
-  #rememberScreenshot(sessionId: string, attachments: { purpose?: string; data_uri?: string }[]): void {
+  #rememberScreenshot(
+    sessionId: string,
+    attachments: { purpose?: string; data_uri?: string }[],
+  ): void {
     const shot = collectScreenshot(attachments);
     if (shot) this.screenshots.set(sessionId, shot);
   }
@@ -275,18 +310,27 @@ export class Engine {
     let loaded = await this.repo.load(sid);
     if (loaded && !mayAccess(principal, loaded.record.owner_id)) throw forbidden(sid);
     if (body.tool_call_id !== undefined) {
-      if (!loaded) throw sessionError(`Session ${sid} does not exist, so it has no call ${body.tool_call_id} to continue.`);
+      if (!loaded) {
+        throw sessionError(
+          `Session ${sid} does not exist, so it has no call ${body.tool_call_id} to continue.`,
+        );
+      }
       return await this.#continue(principal, body, await repairSession(this.repo, loaded), model);
     }
     if (body.id && loaded && (await this.repo.usedMessageId(sid, body.id))) {
-      throw sessionError(`Message id ${body.id} was already used in session ${sid}; send a new id.`);
+      throw sessionError(
+        `Message id ${body.id} was already used in session ${sid}; send a new id.`,
+      );
     }
     if (loaded) loaded = await repairSession(this.repo, loaded);
     if (loaded?.record.pending_action) loaded = await supersedePending(this.repo, loaded);
     let record = loaded?.record ?? this.#newRecord(principal, sid);
     const version = loaded?.version ?? null;
     const context = body.host_context ?? record.host_context;
-    const attachments = mergeAttachments(body.attachments ?? [], body.host_context?.attachments ?? []);
+    const attachments = mergeAttachments(
+      body.attachments ?? [],
+      body.host_context?.attachments ?? [],
+    );
     this.#rememberScreenshot(sid, attachments);
     const turn = record.turn_number + 1;
     const userSeq = nextSeq(loaded);
@@ -298,31 +342,73 @@ export class Engine {
       created_at: now(),
       content: body.content,
       message_type: body.message_type ?? "standard",
-      attachments: attachments.filter((a) => a.purpose !== "screenshot").map(({ data_uri: _d, text: _t, ...meta }) => meta),
+      attachments: attachments.filter((a) => a.purpose !== "screenshot").map((
+        { data_uri: _d, text: _t, ...meta },
+      ) => meta),
       model: userMessage(body.content, block, attachments),
     };
-    record = { ...record, turn_number: turn, message_count: userSeq + 2, host_context: context, pending_action: null };
+    record = {
+      ...record,
+      turn_number: turn,
+      message_count: userSeq + 2,
+      host_context: context,
+      pending_action: null,
+    };
     const marks = body.id ? [{ key: messageIdKey(sid, body.id), value: true }] : [];
-    if (!(await this.repo.commit(record, version, [this.repo.putMessage(sid, userSeq, user), ...marks]))) {
-      throw sessionError(`Session ${sid} changed while this message was being written; send it again.`);
+    if (
+      !(await this.repo.commit(record, version, [
+        this.repo.putMessage(sid, userSeq, user),
+        ...marks,
+      ]))
+    ) {
+      throw sessionError(
+        `Session ${sid} changed while this message was being written; send it again.`,
+      );
     }
     const assistant = this.#newAssistant(turn, body.output_mode ?? "text", model.name);
     const history = [...(loaded?.messages ?? []).flatMap((m) => replay(m.message)), user.model];
-    return await this.#run({ principal, record, seq: userSeq + 1, assistant, history, context, model, limits: effectiveLimits(this.options.limits, body.config) });
+    return await this.#run({
+      principal,
+      record,
+      seq: userSeq + 1,
+      assistant,
+      history,
+      context,
+      model,
+      limits: effectiveLimits(this.options.limits, body.config),
+    });
   }
 
   #newAssistant(turn: number, mode: "text" | "host_tools", model: string): AssistantMessage {
-    return { role: "assistant", id: newId("msg"), turn, created_at: now(), output_mode: mode, steps: [], calls: [], text: "", status: "running", model };
+    return {
+      role: "assistant",
+      id: newId("msg"),
+      turn,
+      created_at: now(),
+      output_mode: mode,
+      steps: [],
+      calls: [],
+      text: "",
+      status: "running",
+      model,
+    };
   }
 
-  async #continue(principal: Principal, body: MessageBody, loaded: LoadedSession, model: EngineModel): Promise<ChatResult> {
+  async #continue(
+    principal: Principal,
+    body: MessageBody,
+    loaded: LoadedSession,
+    model: EngineModel,
+  ): Promise<ChatResult> {
     const sid = body.session_id;
     const callId = body.tool_call_id!;
     const { record } = loaded;
     const pending = record.pending_action;
     if (!pending || pending.tool_call_id !== callId) throw refusal(loaded, callId);
     if (body.id && (await this.repo.usedMessageId(sid, body.id))) {
-      throw sessionError(`Message id ${body.id} was already used in session ${sid}; send a new id.`);
+      throw sessionError(
+        `Message id ${body.id} was already used in session ${sid}; send a new id.`,
+      );
     }
     const entry = loaded.messages.find((m) => m.message.id === pending.assistant_message_id)!;
     const assistant = entry.message as AssistantMessage;
@@ -334,7 +420,13 @@ export class Engine {
     const context = body.host_context ?? record.host_context;
     const [next, ...rest] = pending.queued;
     const nextPending: PendingAction | null = next
-      ? { ...pending, tool_call_id: next.call_id, tool_name: next.tool_name, arguments: next.arguments, queued: rest }
+      ? {
+        ...pending,
+        tool_call_id: next.call_id,
+        tool_name: next.tool_name,
+        arguments: next.arguments,
+        queued: rest,
+      }
       : null;
     if (next) {
       assistant.calls.find((c) => c.call_id === next.call_id)!.status = "pending";
@@ -345,9 +437,16 @@ export class Engine {
     }
     const nextRecord = { ...record, host_context: context, pending_action: nextPending };
     const marks = body.id ? [{ key: messageIdKey(sid, body.id), value: true }] : [];
-    if (!(await this.repo.commit(nextRecord, loaded.version, [this.repo.putMessage(sid, entry.seq, assistant), ...marks]))) {
+    if (
+      !(await this.repo.commit(nextRecord, loaded.version, [
+        this.repo.putMessage(sid, entry.seq, assistant),
+        ...marks,
+      ]))
+    ) {
       const fresh = await this.repo.load(sid);
-      throw fresh ? refusal(fresh, callId) : sessionError(`Session ${sid} was deleted before the result arrived.`);
+      throw fresh
+        ? refusal(fresh, callId)
+        : sessionError(`Session ${sid} was deleted before the result arrived.`);
     }
     this.#rememberScreenshot(sid, body.host_context?.attachments ?? []);
     await this.#emit(sid, "assistant:status", { type: "agent_status", status: "started" });
@@ -356,22 +455,35 @@ export class Engine {
       await this.#emit(sid, ...hostOutcomeEvent(call));
     }
     if (nextPending || pending.output_mode === "host_tools") {
-      const result = chatResult(nextRecord, assistant, nextPending ? { kind: "pending", pending: nextPending } : { kind: "final" }, null);
+      const result = chatResult(
+        nextRecord,
+        assistant,
+        nextPending ? { kind: "pending", pending: nextPending } : { kind: "final" },
+        null,
+      );
       if (!nextPending) result.decision = "completed";
       await this.#emit(sid, "assistant:final_response", finalEvent(result, false));
       await this.#emit(sid, "assistant:status", { type: "agent_status", status: "completed" });
       return result;
     }
     assistant.steps.push(toolMessage(assistant.calls.filter((c) => c.step === call.step)));
-    const attachments = mergeAttachments(body.attachments ?? [], body.host_context?.attachments ?? []);
+    const attachments = mergeAttachments(
+      body.attachments ?? [],
+      body.host_context?.attachments ?? [],
+    );
     if (context || attachments.some((a) => a.purpose !== "screenshot")) {
       const block = context ? renderHostContext(context, !!this.screenshots.get(sid)) : "";
       const parts = attachmentParts(attachments);
       const head = [block, body.content].filter(Boolean).join("\n\n");
-      assistant.steps.push({ role: "user", content: [...(head ? [{ type: "text" as const, text: head }] : []), ...parts] });
+      assistant.steps.push({
+        role: "user",
+        content: [...(head ? [{ type: "text" as const, text: head }] : []), ...parts],
+      });
     }
     assistant.status = "running";
-    const history = loaded.messages.filter((m) => m.seq < entry.seq).flatMap((m) => replay(m.message));
+    const history = loaded.messages.filter((m) => m.seq < entry.seq).flatMap((m) =>
+      replay(m.message)
+    );
     return await this.#run({
       principal,
       record: nextRecord,
@@ -387,16 +499,34 @@ export class Engine {
   }
 
   async #run(run: RunInput): Promise<ChatResult> {
-    const { principal, record, seq, assistant, history, context, model, limits, steering = [], started = false } = run;
+    const {
+      principal,
+      record,
+      seq,
+      assistant,
+      history,
+      context,
+      model,
+      limits,
+      steering = [],
+      started = false,
+    } = run;
     const sid = record.session_id;
     const controller = new AbortController();
-    const live: LiveTurn = { controller, steering: [...steering], accepting: true, done: Promise.resolve() };
+    const live: LiveTurn = {
+      controller,
+      steering: [...steering],
+      accepting: true,
+      done: Promise.resolve(),
+    };
     let finish!: () => void;
     live.done = new Promise<void>((r) => (finish = r));
     this.#live.set(sid, live);
     const usage: Usage = { input_tokens: 0, output_tokens: 0, total_tokens: 0, model_requests: 0 };
     try {
-      if (!started) await this.#emit(sid, "assistant:status", { type: "agent_status", status: "started" });
+      if (!started) {
+        await this.#emit(sid, "assistant:status", { type: "agent_status", status: "started" });
+      }
       let outcome: RunOutcome;
       let failure: TurnError | null = null;
       try {
@@ -428,14 +558,26 @@ export class Engine {
           checkpoint: () => this.repo.saveAssistant(sid, seq, assistant),
         });
       } catch (error) {
-        failure = classify(controller.signal.aborted ? Object.assign(new Error("cancelled"), { name: "AbortError" }) : error);
-        if (failure.type === "internal") this.options.warn(`turn of session ${sid} failed: ${(error as Error)?.stack ?? error}`);
+        failure = classify(
+          controller.signal.aborted
+            ? Object.assign(new Error("cancelled"), { name: "AbortError" })
+            : error,
+        );
+        if (failure.type === "internal") {
+          this.options.warn(`turn of session ${sid} failed: ${(error as Error)?.stack ?? error}`);
+        }
         outcome = { kind: "final" };
       }
       live.accepting = false;
       let next = record;
       if (failure) {
-        settleOpenCalls(assistant, failure.type === "cancelled" || failure.type === "usage_limit" || failure.type === "invalid_decision" ? "cancelled" : "failed");
+        settleOpenCalls(
+          assistant,
+          failure.type === "cancelled" || failure.type === "usage_limit" ||
+            failure.type === "invalid_decision"
+            ? "cancelled"
+            : "failed",
+        );
         assistant.status = failure.type === "cancelled" ? "cancelled" : "failed";
         assistant.error = failure.message;
         assistant.error_type = failure.type;
@@ -451,7 +593,9 @@ export class Engine {
       const entry = await this.repo.record(sid);
       if (entry) {
         // The pending action is written with the assistant message in one commit, before the event.
-        const ok = await this.repo.commit(next, entry.version, [this.repo.putMessage(sid, seq, assistant)]);
+        const ok = await this.repo.commit(next, entry.version, [
+          this.repo.putMessage(sid, seq, assistant),
+        ]);
         if (!ok) throw sessionError(`Session ${sid} changed while the turn was being saved.`);
       }
       const result = chatResult(next, assistant, outcome, usage, model.name);
@@ -459,9 +603,19 @@ export class Engine {
         result.error = failure.message;
         result.error_type = failure.type;
       }
-      await this.#emit(sid, "assistant:final_response", finalEvent(result, assistant.output_mode !== "host_tools"));
+      await this.#emit(
+        sid,
+        "assistant:final_response",
+        finalEvent(result, assistant.output_mode !== "host_tools"),
+      );
       if (failure) {
-        await this.#emit(sid, "assistant:error", { type: "error", message: failure.message, terminal: true, retry_allowed: retryAllowed(failure.type), error_type: failure.type });
+        await this.#emit(sid, "assistant:error", {
+          type: "error",
+          message: failure.message,
+          terminal: true,
+          retry_allowed: retryAllowed(failure.type),
+          error_type: failure.type,
+        });
       }
       await this.#emit(sid, "assistant:status", { type: "agent_status", status: "completed" });
       return result;
@@ -485,4 +639,3 @@ function nextSeq(loaded: LoadedSession | null): number {
 function replay(message: StoredMessage): ModelMessage[] {
   return message.role === "user" ? [message.model] : message.steps;
 }
-

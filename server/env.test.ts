@@ -33,9 +33,18 @@ test("TOOLS__HOST_TOOLS_PATH reads the tools from a file", () => {
 });
 
 test("bad configuration is refused with a message naming the variable", () => {
-  assert.throws(() => optionsFromEnv({ TOOLS__HOST_TOOLS: "{oops" }), (e: Error) => e instanceof ConfigError && /TOOLS__HOST_TOOLS/.test(e.message));
-  assert.throws(() => optionsFromEnv({ TOOLS__HOST_TOOLS: '[{"name":"bad name","description":"x"}]' }), /TOOLS__HOST_TOOLS.*name/);
-  assert.throws(() => optionsFromEnv({ TOOLS__PAGE_SCOPES: '{"a":"tasks"}' }), /TOOLS__PAGE_SCOPES/);
+  assert.throws(
+    () => optionsFromEnv({ TOOLS__HOST_TOOLS: "{oops" }),
+    (e: Error) => e instanceof ConfigError && /TOOLS__HOST_TOOLS/.test(e.message),
+  );
+  assert.throws(
+    () => optionsFromEnv({ TOOLS__HOST_TOOLS: '[{"name":"bad name","description":"x"}]' }),
+    /TOOLS__HOST_TOOLS.*name/,
+  );
+  assert.throws(
+    () => optionsFromEnv({ TOOLS__PAGE_SCOPES: '{"a":"tasks"}' }),
+    /TOOLS__PAGE_SCOPES/,
+  );
   assert.throws(() => optionsFromEnv({ LIMITS__MAX_TOOL_CALLS: "many" }), /LIMITS__MAX_TOOL_CALLS/);
   assert.throws(() => optionsFromEnv({ ACCESS__MODE: "open" }), /ACCESS__MODE/);
 });

@@ -63,7 +63,9 @@ export function optionsFromEnv(
   const out: Partial<RuntimeOptions> = { env };
   if (env.MODEL__DEFAULT) out.model = env.MODEL__DEFAULT;
   if (env.STORE__URL) out.storeUrl = env.STORE__URL;
-  if (env.MODEL__ALLOWED) out.allowedModels = env.MODEL__ALLOWED.split(",").map((s) => s.trim()).filter(Boolean);
+  if (env.MODEL__ALLOWED) {
+    out.allowedModels = env.MODEL__ALLOWED.split(",").map((s) => s.trim()).filter(Boolean);
+  }
   let tools = json(env, "TOOLS__HOST_TOOLS");
   if (tools === undefined && env.TOOLS__HOST_TOOLS_PATH) {
     if (!readFile) throw new ConfigError("TOOLS__HOST_TOOLS_PATH needs a file reader.");
@@ -78,7 +80,10 @@ export function optionsFromEnv(
     }
   }
   if (tools !== undefined) {
-    out.hostTools = parseHostTools(tools, env.TOOLS__HOST_TOOLS ? "TOOLS__HOST_TOOLS" : "TOOLS__HOST_TOOLS_PATH");
+    out.hostTools = parseHostTools(
+      tools,
+      env.TOOLS__HOST_TOOLS ? "TOOLS__HOST_TOOLS" : "TOOLS__HOST_TOOLS_PATH",
+    );
   }
   const scopes = json(env, "TOOLS__PAGE_SCOPES");
   if (scopes !== undefined) {
@@ -114,7 +119,9 @@ export function optionsFromEnv(
     access.mode = mode;
   }
   if (env.ACCESS__TOKEN) access.token = env.ACCESS__TOKEN;
-  if (env.ACCESS__PRINCIPAL_HEADER) access.principalHeader = env.ACCESS__PRINCIPAL_HEADER.toLowerCase();
+  if (env.ACCESS__PRINCIPAL_HEADER) {
+    access.principalHeader = env.ACCESS__PRINCIPAL_HEADER.toLowerCase();
+  }
   if (env.ACCESS__ROLES_HEADER) access.rolesHeader = env.ACCESS__ROLES_HEADER.toLowerCase();
   if (env.ACCESS__CORS_ORIGINS) {
     access.corsOrigins = env.ACCESS__CORS_ORIGINS.split(",").map((s) => s.trim()).filter(Boolean);

@@ -9,7 +9,12 @@ const CONTEXT = {
     {
       name: "set_position",
       description: "Set the controlled object's position",
-      parameters: { type: "object", properties: { x: { type: "number" } }, required: ["x"], additionalProperties: false },
+      parameters: {
+        type: "object",
+        properties: { x: { type: "number" } },
+        required: ["x"],
+        additionalProperties: false,
+      },
     },
     { name: "wave", description: "Wave a hand", parameters: { type: "object", properties: {} } },
   ],
@@ -20,9 +25,17 @@ function decide(steps: ScriptedStep[]) {
   const model = scriptedModel(steps);
   const h = harness({ model });
   const events: SessionEvent[] = [];
-  const watch = async (sid: string) => (await h.app.engine()).hub.subscribe(sid, (e) => events.push(e));
+  const watch = async (sid: string) =>
+    (await h.app.engine()).hub.subscribe(sid, (e) => events.push(e));
   const ask = (sid: string, extra: Record<string, unknown> = {}) =>
-    h.chat({ id: `${sid}-1`, session_id: sid, output_mode: "host_tools", content: "User: move to 3", host_context: CONTEXT, ...extra });
+    h.chat({
+      id: `${sid}-1`,
+      session_id: sid,
+      output_mode: "host_tools",
+      content: "User: move to 3",
+      host_context: CONTEXT,
+      ...extra,
+    });
   return { model, h, events, watch, ask };
 }
 
@@ -39,12 +52,17 @@ test("hold alone decides hold with no content and nothing pending", async () => 
 
 for (const order of [["hold", "set_position"], ["set_position", "hold"]]) {
   test(`hold wins over a co-emitted action (${order.join(" then ")}) and the action is never admitted`, async () => {
-    const { h, ask } = decide([{ calls: order.map((name) => ({ name, args: name === "hold" ? {} : { x: 3 } })) }]);
+    const { h, ask } = decide([{
+      calls: order.map((name) => ({ name, args: name === "hold" ? {} : { x: 3 } })),
+    }]);
     const res = await ask("h2");
     assert.equal(res.body.decision, "hold");
     assert.equal(res.body.pending_tool_call, null);
     const calls = (await h.call("GET", "/api/sessions/h2/messages")).body.messages[1].tool_calls;
-    assert.equal(calls.find((c: { tool_name: string }) => c.tool_name === "set_position").status, "cancelled");
+    assert.equal(
+      calls.find((c: { tool_name: string }) => c.tool_name === "set_position").status,
+      "cancelled",
+    );
     await h.close();
   });
 }
@@ -61,7 +79,9 @@ test("one action decides pending with exactly one call and an empty queue", asyn
 });
 
 test("two proposed actions fail the turn with invalid_decision and leave nothing pending", async () => {
-  const { h, ask, watch, events } = decide([{ calls: [{ name: "set_position", args: { x: 3 } }, { name: "wave", args: {} }] }]);
+  const { h, ask, watch, events } = decide([{
+    calls: [{ name: "set_position", args: { x: 3 } }, { name: "wave", args: {} }],
+  }]);
   await watch("two");
   const res = await ask("two");
   assert.equal(res.body.error_type, "invalid_decision");
@@ -75,7 +95,9 @@ test("two proposed actions fail the turn with invalid_decision and leave nothing
 test("a receipt completes silently without a model run, also when it omits output_mode; failed is recorded", async () => {
   for (const outcome of ["success", "failed"] as const) {
     const sid = `r-${outcome}`;
-    const { h, ask, model } = decide([{ calls: [{ name: "set_position", args: { x: 3 } }] }, { text: "SHOULD NOT RUN" }]);
+    const { h, ask, model } = decide([{ calls: [{ name: "set_position", args: { x: 3 } }] }, {
+      text: "SHOULD NOT RUN",
+    }]);
     const first = await ask(sid);
     const receipt = await h.chat({
       id: `${sid}-2`,
@@ -91,14 +113,24 @@ test("a receipt completes silently without a model run, also when it omits outpu
     assert.equal(model.prompts.length, 1, "no model ran for the receipt");
     const message = (await h.call("GET", `/api/sessions/${sid}/messages`)).body.messages[1];
     assert.equal(message.tool_calls[0].status, outcome === "failed" ? "failed" : "completed");
-    const dup = await h.chat({ id: `${sid}-3`, session_id: sid, content: "", tool_call_id: first.body.pending_tool_call.call_id, tool_result: 1 });
+    const dup = await h.chat({
+      id: `${sid}-3`,
+      session_id: sid,
+      content: "",
+      tool_call_id: first.body.pending_tool_call.call_id,
+      tool_result: 1,
+    });
     assert.equal(dup.status, 409, "a duplicate receipt is refused");
     await h.close();
   }
 });
 
 test("no text, thinking or tool-preview event reaches a client and no prose reaches the store", async () => {
-  const { h, ask, watch, events } = decide([{ text: "Let me think aloud", reasoning: "secret thoughts", calls: [{ name: "set_position", args: { x: 3 } }] }]);
+  const { h, ask, watch, events } = decide([{
+    text: "Let me think aloud",
+    reasoning: "secret thoughts",
+    calls: [{ name: "set_position", args: { x: 3 } }],
+  }]);
   await watch("quiet");
   const res = await ask("quiet");
   assert.equal(res.body.decision, "pending");
@@ -108,7 +140,10 @@ test("no text, thinking or tool-preview event reaches a client and no prose reac
   assert.ok(!stored.includes("think aloud") && !stored.includes("secret"), "no prose stored");
   const engine = await h.app.engine();
   const raw = JSON.stringify(await engine.store.list(["message", "quiet"]));
-  assert.ok(!raw.includes("think aloud") && !raw.includes("secret thoughts"), "no prose in the store itself");
+  assert.ok(
+    !raw.includes("think aloud") && !raw.includes("secret thoughts"),
+    "no prose in the store itself",
+  );
   await h.close();
 });
 
@@ -129,17 +164,32 @@ test("cancel does not revoke an idle pending action", async () => {
   const first = await ask("idle");
   const cancel = await h.call("POST", "/api/chat/idle/cancel");
   assert.deepEqual(cancel.body, { cancelled: false });
-  const receipt = await h.chat({ session_id: "idle", content: "", tool_call_id: first.body.pending_tool_call.call_id, tool_result: "ok" });
+  const receipt = await h.chat({
+    session_id: "idle",
+    content: "",
+    tool_call_id: first.body.pending_tool_call.call_id,
+    tool_result: "ok",
+  });
   assert.equal(receipt.body.decision, "completed");
   await h.close();
 });
 
 test("the offline model decides: a named action is proposed, nothing named holds", async () => {
   const h = harness({ model: "offline" });
-  const named = await h.chat({ session_id: "o1", output_mode: "host_tools", content: "set position 5", host_context: CONTEXT });
+  const named = await h.chat({
+    session_id: "o1",
+    output_mode: "host_tools",
+    content: "set position 5",
+    host_context: CONTEXT,
+  });
   assert.equal(named.body.decision, "pending");
   assert.deepEqual(named.body.pending_tool_call.arguments, { x: 5 });
-  const none = await h.chat({ session_id: "o2", output_mode: "host_tools", content: "how are you", host_context: CONTEXT });
+  const none = await h.chat({
+    session_id: "o2",
+    output_mode: "host_tools",
+    content: "how are you",
+    host_context: CONTEXT,
+  });
   assert.equal(none.body.decision, "hold");
   await h.close();
 });
@@ -152,10 +202,24 @@ test("a host_tools turn offers only the context's actions and hold", async () =>
   });
   const h = harness({
     model,
-    hostTools: [{ name: "configured", description: "c", parameters: { type: "object", properties: {} } }],
-    backendTools: [{ name: "backend", description: "b", parameters: { type: "object", properties: {} }, execute: () => 1 }],
+    hostTools: [{
+      name: "configured",
+      description: "c",
+      parameters: { type: "object", properties: {} },
+    }],
+    backendTools: [{
+      name: "backend",
+      description: "b",
+      parameters: { type: "object", properties: {} },
+      execute: () => 1,
+    }],
   });
-  await h.chat({ session_id: "only", output_mode: "host_tools", content: "x", host_context: CONTEXT });
+  await h.chat({
+    session_id: "only",
+    output_mode: "host_tools",
+    content: "x",
+    host_context: CONTEXT,
+  });
   assert.deepEqual(seen[0], ["hold", "set_position", "wave"]);
   await h.close();
 });

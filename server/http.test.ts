@@ -15,7 +15,10 @@ test("/health names the model and the store", async () => {
 });
 
 test("bad input gets a clear 4xx naming the problem and changes nothing stored", async () => {
-  const h = harness({ model: scriptedModel([{ text: "ok" }]), limits: { ...DEFAULT_LIMITS, maxBodyBytes: 1_000 } });
+  const h = harness({
+    model: scriptedModel([{ text: "ok" }]),
+    limits: { ...DEFAULT_LIMITS, maxBodyBytes: 1_000 },
+  });
   await h.chat({ session_id: "keep", content: "hello", host_context: ISSUE_CONTEXT });
   const before = JSON.stringify((await h.call("GET", "/api/sessions/keep/messages")).body);
 
@@ -35,9 +38,15 @@ test("bad input gets a clear 4xx naming the problem and changes nothing stored",
   assert.match(JSON.stringify(unknown.body.error.issues), /path/);
   assert.ok(wrongType.body.error.issues.some((i: { path: string }) => i.path === "content"));
 
-  const badContext = await h.chat({ session_id: "keep", content: "x", host_context: { view: { name: "v", colour: 1 } } });
+  const badContext = await h.chat({
+    session_id: "keep",
+    content: "x",
+    host_context: { view: { name: "v", colour: 1 } },
+  });
   assert.equal(badContext.status, 422);
-  assert.ok(badContext.body.error.issues.some((i: { path: string }) => i.path.endsWith("view.colour")));
+  assert.ok(
+    badContext.body.error.issues.some((i: { path: string }) => i.path.endsWith("view.colour")),
+  );
 
   const big = await h.chat({ session_id: "keep", content: "x".repeat(2_000) });
   assert.equal(big.status, 413);
@@ -64,7 +73,9 @@ test("a steering message over non-streaming HTTP is refused, and hold is reserve
     session_id: "ho",
     content: "x",
     output_mode: "host_tools",
-    host_context: { actions: [{ name: "hold", description: "x", parameters: { type: "object", properties: {} } }] },
+    host_context: {
+      actions: [{ name: "hold", description: "x", parameters: { type: "object", properties: {} } }],
+    },
   });
   assert.equal(hold.status, 422);
   assert.match(hold.body.error.message, /reserved/);
@@ -72,7 +83,9 @@ test("a steering message over non-streaming HTTP is refused, and hold is reserve
 });
 
 test("cancel ends the live turn as cancelled and keeps the session usable", async () => {
-  const model = scriptedModel((_o, i) => i === 0 ? { text: "slow words here", delayMs: 5_000 } : { text: "fresh" });
+  const model = scriptedModel((_o, i) =>
+    i === 0 ? { text: "slow words here", delayMs: 5_000 } : { text: "fresh" }
+  );
   const h = harness({ model });
   const turn = h.chat({ session_id: "cx", content: "go" });
   await new Promise((r) => setTimeout(r, 50));
@@ -123,7 +136,11 @@ test("a session deleted and created again continues its event numbering", async 
   await h.chat({ session_id: "again", content: "hi again" });
   stop();
   assert.equal(seqs[0], before + 1);
-  assert.deepEqual(await engine.hub.replay("again", 0).then((events) => events.map((e) => e.payload.seq)), seqs, "the old session's events are gone");
+  assert.deepEqual(
+    await engine.hub.replay("again", 0).then((events) => events.map((e) => e.payload.seq)),
+    seqs,
+    "the old session's events are gone",
+  );
   await h.close();
 });
 

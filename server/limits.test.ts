@@ -30,7 +30,11 @@ test("a backend tool runs inside the turn and its result reaches the model", asy
 test("model requests per turn are bounded and the turn ends with usage_limit keeping what was done", async () => {
   const tool = counter();
   const model = scriptedModel([{ calls: [{ name: "count", args: {} }] }]);
-  const h = harness({ model, backendTools: [tool], limits: { ...DEFAULT_LIMITS, maxModelRequests: 3 } });
+  const h = harness({
+    model,
+    backendTools: [tool],
+    limits: { ...DEFAULT_LIMITS, maxModelRequests: 3 },
+  });
   const res = await h.chat({ session_id: "u", content: "loop" });
   assert.equal(res.body.error_type, "usage_limit");
   assert.equal(model.prompts.length, 3);
@@ -44,12 +48,20 @@ test("model requests per turn are bounded and the turn ends with usage_limit kee
 test("tool calls per turn are bounded; calls over the budget are cancelled, never run", async () => {
   const tool = counter();
   const model = scriptedModel([{ calls: [1, 2, 3].map(() => ({ name: "count", args: {} })) }]);
-  const h = harness({ model, backendTools: [tool], limits: { ...DEFAULT_LIMITS, maxToolCalls: 2 } });
+  const h = harness({
+    model,
+    backendTools: [tool],
+    limits: { ...DEFAULT_LIMITS, maxToolCalls: 2 },
+  });
   const res = await h.chat({ session_id: "t", content: "go" });
   assert.equal(res.body.error_type, "usage_limit");
   assert.equal(tool.runs, 0, "the batch over budget runs nothing");
   const calls = (await h.call("GET", "/api/sessions/t/messages")).body.messages[1].tool_calls;
-  assert.deepEqual(calls.map((c: { status: string }) => c.status), ["cancelled", "cancelled", "cancelled"]);
+  assert.deepEqual(calls.map((c: { status: string }) => c.status), [
+    "cancelled",
+    "cancelled",
+    "cancelled",
+  ]);
   await h.close();
 });
 
@@ -58,10 +70,18 @@ test("a backend tool that outlives its timeout fails and the model hears why", a
     name: "slow",
     description: "Slow.",
     parameters: { type: "object", properties: {} },
-    execute: (_a, { signal }) => new Promise((r) => { const t = setTimeout(r, 5_000); signal.addEventListener("abort", () => clearTimeout(t)); }),
+    execute: (_a, { signal }) =>
+      new Promise((r) => {
+        const t = setTimeout(r, 5_000);
+        signal.addEventListener("abort", () => clearTimeout(t));
+      }),
   };
   const model = scriptedModel([{ calls: [{ name: "slow", args: {} }] }, { text: "it timed out" }]);
-  const h = harness({ model, backendTools: [slow], limits: { ...DEFAULT_LIMITS, toolTimeoutMs: 50 } });
+  const h = harness({
+    model,
+    backendTools: [slow],
+    limits: { ...DEFAULT_LIMITS, toolTimeoutMs: 50 },
+  });
   const res = await h.chat({ session_id: "to", content: "go" });
   assert.equal(res.body.content, "it timed out");
   const calls = (await h.call("GET", "/api/sessions/to/messages")).body.messages[1].tool_calls;
@@ -95,7 +115,11 @@ test("configured host tools are offered every turn and a colliding context actio
   });
   const h = harness({
     model,
-    hostTools: [{ name: "select_issue", description: "Configured.", parameters: { type: "object", properties: {} } }],
+    hostTools: [{
+      name: "select_issue",
+      description: "Configured.",
+      parameters: { type: "object", properties: {} },
+    }],
   });
   await h.chat({ session_id: "ht", content: "a", host_context: ISSUE_CONTEXT });
   await h.chat({ session_id: "ht2", content: "a" });
@@ -116,7 +140,12 @@ test("a screenshot in a host result is hidden from the model and shown through l
   ]);
   const h = harness({ model });
   const first = await h.chat({ session_id: "shot", content: "go", host_context: ISSUE_CONTEXT });
-  const res = await h.chat({ session_id: "shot", content: "", tool_call_id: first.body.pending_tool_call.call_id, tool_result: { ok: true, screenshot: shot } });
+  const res = await h.chat({
+    session_id: "shot",
+    content: "",
+    tool_call_id: first.body.pending_tool_call.call_id,
+    tool_result: { ok: true, screenshot: shot },
+  });
   assert.equal(res.body.content, "I see it");
   const second = JSON.stringify(model.prompts[1].prompt);
   assert.ok(!second.includes("iVBORw0KGgo"), "the model never reads the data URI in the result");

@@ -12,11 +12,22 @@
  * @module
  */
 export { createEngine, createRuntime, type TetherApp } from "./app.ts";
-export { type AccessOptions, DEFAULT_LIMITS, type Limits, resolveOptions, type RuntimeOptions } from "./config.ts";
+export {
+  type AccessOptions,
+  DEFAULT_LIMITS,
+  type Limits,
+  resolveOptions,
+  type RuntimeOptions,
+} from "./config.ts";
 export { ConfigError, optionsFromEnv } from "./env.ts";
 export { type ChatResult, Engine } from "./engine.ts";
 export type { BackendTool, ToolContext, ToolOutput } from "./tools/backend_tool.ts";
-export { allowAll, type PolicyDecision, type PolicyHook, type PolicyRequest } from "./tools/policy.ts";
+export {
+  allowAll,
+  type PolicyDecision,
+  type PolicyHook,
+  type PolicyRequest,
+} from "./tools/policy.ts";
 export type { Authenticate, Principal } from "./http/principal.ts";
 export { TetherError } from "./http/errors.ts";
 export type { SessionEvent } from "./events/hub.ts";

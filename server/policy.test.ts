@@ -10,7 +10,9 @@ test("every tool call passes the policy hook; a denial goes back to the model an
     asked.push(request);
     return { decision: "deny", reason: "Selecting is off today." };
   };
-  const model = scriptedModel([{ calls: [{ name: "select_issue", args: { number: 42 } }] }, { text: "I may not." }]);
+  const model = scriptedModel([{ calls: [{ name: "select_issue", args: { number: 42 } }] }, {
+    text: "I may not.",
+  }]);
   const h = harness({ model, policy });
   const res = await h.chat({ session_id: "pol", content: "go", host_context: ISSUE_CONTEXT });
   assert.equal(res.body.pending_tool_call, null);
@@ -23,8 +25,15 @@ test("every tool call passes the policy hook; a denial goes back to the model an
 });
 
 test("a policy that throws fails closed", async () => {
-  const model = scriptedModel([{ calls: [{ name: "select_issue", args: { number: 42 } }] }, { text: "refused" }]);
-  const h = harness({ model, policy: () => { throw new Error("policy service down"); } });
+  const model = scriptedModel([{ calls: [{ name: "select_issue", args: { number: 42 } }] }, {
+    text: "refused",
+  }]);
+  const h = harness({
+    model,
+    policy: () => {
+      throw new Error("policy service down");
+    },
+  });
   const res = await h.chat({ session_id: "pol2", content: "go", host_context: ISSUE_CONTEXT });
   assert.equal(res.body.pending_tool_call, null);
   const calls = (await h.call("GET", "/api/sessions/pol2/messages")).body.messages[1].tool_calls;
@@ -35,7 +44,9 @@ test("a policy that throws fails closed", async () => {
 
 test("arguments are validated before the policy is asked", async () => {
   let asked = 0;
-  const model = scriptedModel([{ calls: [{ name: "select_issue", args: {} }] }, { text: "fixing" }]);
+  const model = scriptedModel([{ calls: [{ name: "select_issue", args: {} }] }, {
+    text: "fixing",
+  }]);
   const h = harness({ model, policy: () => (asked++, { decision: "allow" }) });
   await h.chat({ session_id: "pol3", content: "go", host_context: ISSUE_CONTEXT });
   assert.equal(asked, 0);

@@ -12,13 +12,25 @@ import { createClient } from "redis";
 const url = requireService("REDIS_URL", "shared-store engine tests");
 if (url !== undefined) {
   const namespace = `tether-engine-${crypto.randomUUID()}`;
-  const script = () => scriptedModel((o) => o.prompt.at(-1)?.role === "user" && !JSON.stringify(o.prompt.at(-1)).includes("tool") && o.prompt.filter((m) => m.role === "tool").length === 0
-    ? { calls: [{ name: "select_issue", args: { number: 42 } }] }
-    : { text: "Selected." });
+  const script = () =>
+    scriptedModel((o) =>
+      o.prompt.at(-1)?.role === "user" && !JSON.stringify(o.prompt.at(-1)).includes("tool") &&
+        o.prompt.filter((m) => m.role === "tool").length === 0
+        ? { calls: [{ name: "select_issue", args: { number: 42 } }] }
+        : { text: "Selected." }
+    );
   const runtime = async (model: ReturnType<typeof scriptedModel>) => {
-    const app = createRuntime({ store: await redisStore(url, { namespace }), model, warn: () => {} });
+    const app = createRuntime({
+      store: await redisStore(url, { namespace }),
+      model,
+      warn: () => {},
+    });
     const post = async (body: unknown) => {
-      const res = await app.request("/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const res = await app.request("/api/chat", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, body: await res.json() as any };
     };
     return { app, post, engine: await app.engine() };
@@ -32,7 +44,11 @@ if (url !== undefined) {
     try {
       const seen: SessionEvent[] = [];
       const stop = a.engine.hub.subscribe("x1", (e) => seen.push(e));
-      const first = await a.post({ session_id: "x1", content: "select issue 42", host_context: ISSUE_CONTEXT });
+      const first = await a.post({
+        session_id: "x1",
+        content: "select issue 42",
+        host_context: ISSUE_CONTEXT,
+      });
       const callId = first.body.pending_tool_call.call_id;
       const results = await Promise.all([
         b.post({ session_id: "x1", content: "", tool_call_id: callId, tool_result: 1 }),
@@ -40,12 +56,24 @@ if (url !== undefined) {
         b.post({ session_id: "x1", content: "", tool_call_id: callId, tool_result: 3 }),
       ]);
       assert.equal(results.filter((r) => r.status === 200).length, 1);
-      assert.equal(modelA.prompts.length + modelB.prompts.length, 2, "the model ran once per turn, resumed once");
+      assert.equal(
+        modelA.prompts.length + modelB.prompts.length,
+        2,
+        "the model ran once per turn, resumed once",
+      );
       await new Promise((r) => setTimeout(r, 100));
       stop();
       const seqs = seen.map((e) => e.payload.seq);
-      assert.deepEqual(seqs, seqs.map((_, i) => seqs[0] + i), "consecutive sequence numbers across both processes");
-      assert.equal(seen.filter((e) => e.event === "assistant:status" && e.payload.status === "completed").length, 2);
+      assert.deepEqual(
+        seqs,
+        seqs.map((_, i) => seqs[0] + i),
+        "consecutive sequence numbers across both processes",
+      );
+      assert.equal(
+        seen.filter((e) => e.event === "assistant:status" && e.payload.status === "completed")
+          .length,
+        2,
+      );
     } finally {
       await a.app.close();
       await b.app.close();

@@ -84,7 +84,11 @@ export class EventHub {
   }
 
   /** Publishes an event: numbers it, delivers it to local subscribers, appends it to the log. */
-  async publish(sessionId: string, event: string, payload: Record<string, unknown>): Promise<SessionEvent> {
+  async publish(
+    sessionId: string,
+    event: string,
+    payload: Record<string, unknown>,
+  ): Promise<SessionEvent> {
     const seq = await this.#next(sessionId);
     const full = { event, payload: { ...payload, seq } as SessionEvent["payload"] };
     this.#deliver(sessionId, full);
@@ -119,7 +123,9 @@ export class EventHub {
   /** The logged events after `after`, in order (waits for this process's log writes first). */
   async replay(sessionId: string, after: number): Promise<SessionEvent[]> {
     await this.flush(sessionId);
-    const entries = await this.#store.list<SessionEvent>(["event", sessionId], { after: pad(after) });
+    const entries = await this.#store.list<SessionEvent>(["event", sessionId], {
+      after: pad(after),
+    });
     return entries.map((e) => e.value);
   }
 
@@ -200,14 +206,19 @@ export class EventHub {
     const batch = this.#pending.get(sessionId) ?? [];
     this.#pending.delete(sessionId);
     for (let i = 0; i < batch.length; i += 100) {
-      const mutations = batch.slice(i, i + 100).map((e) => ({ key: ["event", sessionId, pad(e.payload.seq)], value: e }));
+      const mutations = batch.slice(i, i + 100).map((e) => ({
+        key: ["event", sessionId, pad(e.payload.seq)],
+        value: e,
+      }));
       await this.#store.atomic([], mutations);
     }
     const last = batch.at(-1)?.payload.seq ?? 0;
     const oldest = last - this.#logSize;
     if (oldest > 0 && Math.floor(last / 50) !== Math.floor((last - batch.length) / 50)) {
       const stale = await this.#store.list(["event", sessionId], { limit: 100 });
-      await Promise.all(stale.filter((e) => e.key[2] <= pad(oldest)).map((e) => this.#store.delete(e.key)));
+      await Promise.all(
+        stale.filter((e) => e.key[2] <= pad(oldest)).map((e) => this.#store.delete(e.key)),
+      );
     }
   }
 }

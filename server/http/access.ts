@@ -55,32 +55,56 @@ export interface Credentials {
  * const principal = await authenticate(access, { headers: req.headers, request: req });
  * ```
  */
-export async function authenticate(access: AccessOptions, credentials: Credentials): Promise<Principal> {
+export async function authenticate(
+  access: AccessOptions,
+  credentials: Credentials,
+): Promise<Principal> {
   const { headers } = credentials;
   // A host-supplied function decides even when the mode was left at its default: failing open would be worse.
   if (access.mode === "custom" || access.authenticate) {
     if (!access.authenticate || !credentials.request) {
-      throw new TetherError(401, "unauthorized", 'access.mode is "custom" but no authenticate function was given; pass access.authenticate to createRuntime().');
+      throw new TetherError(
+        401,
+        "unauthorized",
+        'access.mode is "custom" but no authenticate function was given; pass access.authenticate to createRuntime().',
+      );
     }
     const authenticate = access.authenticate;
     const request = credentials.request;
     // The function may be sync or async, and may throw: every failure refuses.
     const principal = await Promise.resolve().then(() => authenticate(request)).catch(() => null);
-    if (!principal?.id) throw new TetherError(401, "unauthorized", "The host's authenticate function refused this caller.");
+    if (!principal?.id) {
+      throw new TetherError(
+        401,
+        "unauthorized",
+        "The host's authenticate function refused this caller.",
+      );
+    }
     return { id: principal.id, roles: principal.roles ?? [] };
   }
   if (access.mode === "header") {
     const id = headers.get(access.principalHeader)?.trim();
     if (!id) {
-      throw new TetherError(401, "unauthorized", `The ${access.principalHeader} header is missing; requests must come through the gateway.`);
+      throw new TetherError(
+        401,
+        "unauthorized",
+        `The ${access.principalHeader} header is missing; requests must come through the gateway.`,
+      );
     }
-    const roles = (headers.get(access.rolesHeader) ?? "").split(",").map((r) => r.trim()).filter(Boolean);
+    const roles = (headers.get(access.rolesHeader) ?? "").split(",").map((r) => r.trim()).filter(
+      Boolean,
+    );
     return { id, roles };
   }
   if (access.token) {
-    const bearer = headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1] ?? credentials.token;
+    const bearer = headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1] ??
+      credentials.token;
     if (!bearer || !sameSecret(bearer, access.token)) {
-      throw new TetherError(401, "unauthorized", "A valid bearer token is required (Authorization: Bearer <ACCESS__TOKEN>).");
+      throw new TetherError(
+        401,
+        "unauthorized",
+        "A valid bearer token is required (Authorization: Bearer <ACCESS__TOKEN>).",
+      );
     }
   }
   return LOCAL_PRINCIPAL;

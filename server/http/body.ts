@@ -16,10 +16,16 @@ import { TetherError } from "./errors.ts";
  */
 export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
   const tooBig = () =>
-    new TetherError(413, "payload_too_large", `The request body is larger than ${maxBytes} bytes; send less (the limit is LIMITS__MAX_BODY_BYTES).`);
+    new TetherError(
+      413,
+      "payload_too_large",
+      `The request body is larger than ${maxBytes} bytes; send less (the limit is LIMITS__MAX_BODY_BYTES).`,
+    );
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > maxBytes) throw tooBig();
-  if (!request.body) throw new TetherError(400, "validation", "The request has no body; send a JSON object.");
+  if (!request.body) {
+    throw new TetherError(400, "validation", "The request has no body; send a JSON object.");
+  }
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -43,6 +49,10 @@ export async function readJson(request: Request, maxBytes: number): Promise<unkn
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new TetherError(400, "validation", `The request body is not valid JSON (${(error as Error).message}).`);
+    throw new TetherError(
+      400,
+      "validation",
+      `The request body is not valid JSON (${(error as Error).message}).`,
+    );
   }
 }

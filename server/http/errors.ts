@@ -28,7 +28,12 @@ export class TetherError extends Error {
   readonly status: number;
   readonly type: ErrorType;
   readonly extra: Record<string, unknown>;
-  constructor(status: number, type: ErrorType, message: string, extra: Record<string, unknown> = {}) {
+  constructor(
+    status: number,
+    type: ErrorType,
+    message: string,
+    extra: Record<string, unknown> = {},
+  ) {
     super(message);
     this.status = status;
     this.type = type;
@@ -53,5 +58,7 @@ export const notFound = (sessionId: string) =>
   new TetherError(404, "not_found", `Session ${sessionId} does not exist.`);
 
 /** A 422 naming the invalid fields. */
-export const validationError = (message: string, issues: { path: string; message: string }[] = []) =>
-  new TetherError(422, "validation", message, { issues });
+export const validationError = (
+  message: string,
+  issues: { path: string; message: string }[] = [],
+) => new TetherError(422, "validation", message, { issues });

@@ -91,7 +91,9 @@ function outcomeText(
 
 // `display` cards are shown to the user as cards; repeating them in prose adds nothing.
 function withoutDisplay(value: unknown): unknown {
-  if (!value || typeof value !== "object" || Array.isArray(value) || !("display" in value)) return value;
+  if (!value || typeof value !== "object" || Array.isArray(value) || !("display" in value)) {
+    return value;
+  }
   const { display: _display, ...rest } = value as Record<string, unknown>;
   return rest;
 }

@@ -292,8 +292,27 @@ test("a result's display cards are left out of the offline answer", async () => 
     model: offlineModel(),
     messages: [
       { role: "user", content: "select issue 42" },
-      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "select_issue", input: { number: 42 } }] },
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "select_issue", output: { type: "json", value: { selected: 42, display: [{ title: "#42", url: "https://x.test/42" }] } } }] },
+      {
+        role: "assistant",
+        content: [{
+          type: "tool-call",
+          toolCallId: "c1",
+          toolName: "select_issue",
+          input: { number: 42 },
+        }],
+      },
+      {
+        role: "tool",
+        content: [{
+          type: "tool-result",
+          toolCallId: "c1",
+          toolName: "select_issue",
+          output: {
+            type: "json",
+            value: { selected: 42, display: [{ title: "#42", url: "https://x.test/42" }] },
+          },
+        }],
+      },
     ],
   });
   assert.equal(result.text, 'Done: select_issue returned {"selected":42}.');

@@ -52,9 +52,17 @@ export async function startDeno(
     return { url, port, app, close };
   }
   const { port: wanted, hostname = "127.0.0.1", env: _e, socketIo: _s, ...rest } = options;
-  const app = createRuntime({ ...optionsFromEnv(env, (p) => Deno.readTextFileSync(p)), ...rest, env });
+  const app = createRuntime({
+    ...optionsFromEnv(env, (p) => Deno.readTextFileSync(p)),
+    ...rest,
+    env,
+  });
   await app.engine();
-  const server = Deno.serve({ port: wanted ?? Number(env.PORT ?? 7100), hostname, onListen: () => {} }, app.fetch);
+  const server = Deno.serve({
+    port: wanted ?? Number(env.PORT ?? 7100),
+    hostname,
+    onListen: () => {},
+  }, app.fetch);
   const port = server.addr.port;
   return {
     url: `http://${hostname}:${port}`,

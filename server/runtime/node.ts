@@ -13,7 +13,7 @@ import type { Server } from "node:http";
 import { createRuntime, type TetherApp } from "../app.ts";
 import type { RuntimeOptions } from "../config.ts";
 import { optionsFromEnv } from "../env.ts";
-import { attachSocketIo, type AttachedSocketIo } from "../transports/socketio.ts";
+import { type AttachedSocketIo, attachSocketIo } from "../transports/socketio.ts";
 
 /** Options of `startNode()`. */
 export interface StartOptions extends Partial<RuntimeOptions> {
@@ -52,8 +52,20 @@ export interface Started {
  */
 export async function startNode(options: StartOptions = {}): Promise<Started> {
   const env = options.env ?? (process.env as Record<string, string | undefined>);
-  const { port: wanted, hostname = "127.0.0.1", attach, env: _e, socketIo = true, staticRoot, ...rest } = options;
-  const app = createRuntime({ ...optionsFromEnv(env, (p) => readFileSync(p, "utf8")), ...rest, env });
+  const {
+    port: wanted,
+    hostname = "127.0.0.1",
+    attach,
+    env: _e,
+    socketIo = true,
+    staticRoot,
+    ...rest
+  } = options;
+  const app = createRuntime({
+    ...optionsFromEnv(env, (p) => readFileSync(p, "utf8")),
+    ...rest,
+    env,
+  });
   await app.engine();
   const port = wanted ?? Number(env.PORT ?? 7100);
   const server = await new Promise<Server>((resolve) => {
@@ -88,5 +100,7 @@ function withStaticFiles(app: TetherApp, root: string): TetherApp["fetch"] {
   // Node file serving stays here, so the Hono app itself keeps to Request and Response.
   const files = new Hono().use("*", serveStatic({ root }));
   return (request, ...rest) =>
-    RUNTIME_PATHS.test(new URL(request.url).pathname) ? app.fetch(request, ...rest) : files.fetch(request, ...rest);
+    RUNTIME_PATHS.test(new URL(request.url).pathname)
+      ? app.fetch(request, ...rest)
+      : files.fetch(request, ...rest);
 }

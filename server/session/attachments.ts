@@ -34,7 +34,9 @@ export function mergeAttachments(message: Attachment[], context: Attachment[]): 
  * collectScreenshot([{ kind: "image", purpose: "screenshot", data_uri: "data:image/png;base64,AA==" }]);
  * ```
  */
-export function collectScreenshot(attachments: { purpose?: string; data_uri?: string }[]): string | undefined {
+export function collectScreenshot(
+  attachments: { purpose?: string; data_uri?: string }[],
+): string | undefined {
   let shot: string | undefined;
   for (const a of attachments) if (a.purpose === "screenshot" && a.data_uri) shot = a.data_uri;
   return shot;

@@ -6,7 +6,13 @@
  *
  * @module
  */
-import { acquireLease, type Lease, type LeaseRecord, releaseLease, renewLease } from "../kv/lease.ts";
+import {
+  acquireLease,
+  type Lease,
+  type LeaseRecord,
+  releaseLease,
+  renewLease,
+} from "../kv/lease.ts";
 import type { Store } from "../kv/store.ts";
 import { TetherError } from "../http/errors.ts";
 
@@ -72,7 +78,11 @@ export class SessionLeases {
       const lease = await acquireLease(this.#store, leaseKey(sessionId), this.#owner, this.#ttl);
       if (lease) return lease;
       if (Date.now() > deadline) {
-        throw new TetherError(409, "session_error", `Session ${sessionId} is busy in another runtime process; retry shortly.`);
+        throw new TetherError(
+          409,
+          "session_error",
+          `Session ${sessionId} is busy in another runtime process; retry shortly.`,
+        );
       }
       await new Promise((r) => setTimeout(r, wait));
       wait = Math.min(100, wait * 2);

@@ -26,17 +26,31 @@ export function refusal(loaded: LoadedSession, callId: string): TetherError {
     const call = message.calls.find((c) => c.call_id === callId);
     if (!call) continue;
     if (call.status === "superseded") {
-      return sessionError(`Call ${callId} was superseded by a newer message; its result is no longer accepted.`, { status: "superseded" });
+      return sessionError(
+        `Call ${callId} was superseded by a newer message; its result is no longer accepted.`,
+        { status: "superseded" },
+      );
     }
     if (FINAL_STATUSES.has(call.status)) {
-      return sessionError(`The result for call ${callId} was already recorded with status ${call.status}; it is not applied twice.`, { status: call.status });
+      return sessionError(
+        `The result for call ${callId} was already recorded with status ${call.status}; it is not applied twice.`,
+        { status: call.status },
+      );
     }
     if (pending) {
-      return sessionError(`Call ${callId} is not the pending call; send the result for ${pending.tool_call_id} (${pending.tool_name}) first.`, { pending_call_id: pending.tool_call_id });
+      return sessionError(
+        `Call ${callId} is not the pending call; send the result for ${pending.tool_call_id} (${pending.tool_name}) first.`,
+        { pending_call_id: pending.tool_call_id },
+      );
     }
   }
   if (!pending) {
-    return sessionError(`Session ${sid} has no pending call any more; a newer message moved it on.`);
+    return sessionError(
+      `Session ${sid} has no pending call any more; a newer message moved it on.`,
+    );
   }
-  return sessionError(`Call ${callId} does not match the pending call ${pending.tool_call_id} (${pending.tool_name}).`, { pending_call_id: pending.tool_call_id });
+  return sessionError(
+    `Call ${callId} does not match the pending call ${pending.tool_call_id} (${pending.tool_name}).`,
+    { pending_call_id: pending.tool_call_id },
+  );
 }

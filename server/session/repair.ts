@@ -19,11 +19,19 @@ import { pendingIsLive, settleOpenCalls } from "./settle.ts";
  * loaded = await repairSession(repo, loaded);
  * ```
  */
-export async function repairSession(repo: SessionRepo, loaded: LoadedSession): Promise<LoadedSession> {
+export async function repairSession(
+  repo: SessionRepo,
+  loaded: LoadedSession,
+): Promise<LoadedSession> {
   const record = { ...loaded.record };
   const mutations = [];
-  const pendingMessage = loaded.messages.find((m) => m.message.id === record.pending_action?.assistant_message_id);
-  if (record.pending_action && !pendingIsLive(record, pendingMessage?.message as AssistantMessage | undefined)) {
+  const pendingMessage = loaded.messages.find((m) =>
+    m.message.id === record.pending_action?.assistant_message_id
+  );
+  if (
+    record.pending_action &&
+    !pendingIsLive(record, pendingMessage?.message as AssistantMessage | undefined)
+  ) {
     record.pending_action = null;
   }
   for (const { seq, message } of loaded.messages) {
@@ -52,7 +60,10 @@ export async function repairSession(repo: SessionRepo, loaded: LoadedSession): P
  * if (loaded.record.pending_action) loaded = await supersedePending(repo, loaded);
  * ```
  */
-export async function supersedePending(repo: SessionRepo, loaded: LoadedSession): Promise<LoadedSession> {
+export async function supersedePending(
+  repo: SessionRepo,
+  loaded: LoadedSession,
+): Promise<LoadedSession> {
   const pending = loaded.record.pending_action!;
   const entry = loaded.messages.find((m) => m.message.id === pending.assistant_message_id);
   const record = { ...loaded.record, pending_action: null };
@@ -63,7 +74,9 @@ export async function supersedePending(repo: SessionRepo, loaded: LoadedSession)
     mutations.push(repo.putMessage(record.session_id, entry.seq, entry.message));
   }
   if (!(await repo.commit(record, loaded.version, mutations))) {
-    throw sessionError(`Session ${record.session_id} changed while its pending call was being superseded; retry.`);
+    throw sessionError(
+      `Session ${record.session_id} changed while its pending call was being superseded; retry.`,
+    );
   }
   return (await repo.load(record.session_id))!;
 }

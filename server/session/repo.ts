@@ -58,7 +58,11 @@ export class SessionRepo {
   }
 
   /** Commits a new session record version plus other writes, if the record is still at `version`. */
-  commit(record: SessionRecord, version: string | null, mutations: Mutation[] = []): Promise<boolean> {
+  commit(
+    record: SessionRecord,
+    version: string | null,
+    mutations: Mutation[] = [],
+  ): Promise<boolean> {
     return this.store.atomic(
       [{ key: sessionKey(record.session_id), version }],
       [{ key: sessionKey(record.session_id), value: record }, ...mutations],

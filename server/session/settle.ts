@@ -18,7 +18,11 @@ import { toolMessage } from "../turn/results.ts";
  * settleOpenCalls(message, "cancelled");
  * ```
  */
-export function settleOpenCalls(message: AssistantMessage, status: CallStatus, keep?: PendingAction | null): boolean {
+export function settleOpenCalls(
+  message: AssistantMessage,
+  status: CallStatus,
+  keep?: PendingAction | null,
+): boolean {
   const kept = new Set<string>();
   if (keep && keep.assistant_message_id === message.id) {
     kept.add(keep.tool_call_id);
@@ -36,7 +40,8 @@ export function settleOpenCalls(message: AssistantMessage, status: CallStatus, k
     const calls = message.calls.filter((c) => c.step === step);
     if (calls.some((c) => kept.has(c.call_id))) continue;
     const answered = message.steps.slice(step + 1).some((m) =>
-      m.role === "tool" && m.content.some((p) => p.type === "tool-result" && p.toolCallId === calls[0].call_id)
+      m.role === "tool" &&
+      m.content.some((p) => p.type === "tool-result" && p.toolCallId === calls[0].call_id)
     );
     if (answered) continue;
     message.steps.splice(step + 1, 0, toolMessage(calls));
@@ -48,7 +53,10 @@ export function settleOpenCalls(message: AssistantMessage, status: CallStatus, k
 }
 
 /** Whether the pending action still waits for an unanswered call of `message`. */
-export function pendingIsLive(record: SessionRecord, message: AssistantMessage | undefined): boolean {
+export function pendingIsLive(
+  record: SessionRecord,
+  message: AssistantMessage | undefined,
+): boolean {
   const pending = record.pending_action;
   if (!pending) return false;
   const call = message?.calls.find((c) => c.call_id === pending.tool_call_id);

@@ -13,9 +13,17 @@ import { memoryStore } from "../kv/memory.ts";
 export interface Harness {
   app: TetherApp;
   /** POST /api/chat; returns status and JSON. */
-  chat(body: Record<string, unknown>, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  chat(
+    body: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any }>;
   /** Any request; returns status and JSON. */
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any }>;
   warnings: string[];
   close(): Promise<void>;
 }
@@ -31,8 +39,18 @@ export interface Harness {
  */
 export function harness(options: Partial<RuntimeOptions> = {}): Harness {
   const warnings: string[] = [];
-  const app = createRuntime({ store: options.store ?? memoryStore(), model: "offline", warn: (m) => warnings.push(m), ...options });
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const app = createRuntime({
+    store: options.store ?? memoryStore(),
+    model: "offline",
+    warn: (m) => warnings.push(m),
+    ...options,
+  });
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     const res = await app.request(path, {
       method,
       headers: { "content-type": "application/json", ...headers },
@@ -57,10 +75,18 @@ export function harness(options: Partial<RuntimeOptions> = {}): Harness {
 /** The contract's own example context. */
 export const ISSUE_CONTEXT = {
   version: 1,
-  view: { name: "tasks", description: "The issue list.", data: { issues: [{ number: 42, title: "Fix login" }] } },
+  view: {
+    name: "tasks",
+    description: "The issue list.",
+    data: { issues: [{ number: 42, title: "Fix login" }] },
+  },
   actions: [{
     name: "select_issue",
     description: "Select an issue in the list.",
-    parameters: { type: "object", properties: { number: { type: "integer" } }, required: ["number"] },
+    parameters: {
+      type: "object",
+      properties: { number: { type: "integer" } },
+      required: ["number"],
+    },
   }],
 };

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
+import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 
 /** One scripted response: text, tool calls, reasoning, or an error to throw. */
@@ -18,7 +18,9 @@ export interface ScriptedStep {
 }
 
 /** A script: a list consumed in order (the last step repeats), or a function of the call. */
-export type Script = ScriptedStep[] | ((options: LanguageModelV3CallOptions, index: number) => ScriptedStep);
+export type Script =
+  | ScriptedStep[]
+  | ((options: LanguageModelV3CallOptions, index: number) => ScriptedStep);
 
 let ids = 0;
 
@@ -31,15 +33,26 @@ const usage = {
 export function stepParts(step: ScriptedStep): LanguageModelV3StreamPart[] {
   const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
   if (step.reasoning) {
-    parts.push({ type: "reasoning-start", id: "r" }, { type: "reasoning-delta", id: "r", delta: step.reasoning }, { type: "reasoning-end", id: "r" });
+    parts.push({ type: "reasoning-start", id: "r" }, {
+      type: "reasoning-delta",
+      id: "r",
+      delta: step.reasoning,
+    }, { type: "reasoning-end", id: "r" });
   }
   if (step.text) {
     parts.push({ type: "text-start", id: "t" });
-    for (const word of step.text.match(/\S+\s*/g) ?? []) parts.push({ type: "text-delta", id: "t", delta: word });
+    for (const word of step.text.match(/\S+\s*/g) ?? []) {
+      parts.push({ type: "text-delta", id: "t", delta: word });
+    }
     parts.push({ type: "text-end", id: "t" });
   }
   for (const call of step.calls ?? []) {
-    parts.push({ type: "tool-call", toolCallId: call.id ?? `call_${++ids}`, toolName: call.name, input: JSON.stringify(call.args) });
+    parts.push({
+      type: "tool-call",
+      toolCallId: call.id ?? `call_${++ids}`,
+      toolName: call.name,
+      input: JSON.stringify(call.args),
+    });
   }
   parts.push({
     type: "finish",
@@ -57,13 +70,17 @@ export function stepParts(step: ScriptedStep): LanguageModelV3StreamPart[] {
  * const model = scriptedModel([{ calls: [{ name: "select_issue", args: { number: 42 } }] }, { text: "Done." }]);
  * ```
  */
-export function scriptedModel(script: Script): MockLanguageModelV3 & { prompts: LanguageModelV3CallOptions[] } {
+export function scriptedModel(
+  script: Script,
+): MockLanguageModelV3 & { prompts: LanguageModelV3CallOptions[] } {
   const prompts: LanguageModelV3CallOptions[] = [];
   let index = 0;
   const next = (options: LanguageModelV3CallOptions): ScriptedStep => {
     const i = index++;
     prompts.push(options);
-    return typeof script === "function" ? script(options, i) : script[Math.min(i, script.length - 1)];
+    return typeof script === "function"
+      ? script(options, i)
+      : script[Math.min(i, script.length - 1)];
   };
   const model = new MockLanguageModelV3({
     provider: "scripted",
@@ -76,20 +93,22 @@ export function scriptedModel(script: Script): MockLanguageModelV3 & { prompts: 
       if (step.delayMs) {
         const delay = step.delayMs;
         const signal = options.abortSignal;
-        stream = stream.pipeThrough(new TransformStream({
-          async transform(part, controller) {
-            if (part.type === "finish") {
-              await new Promise<void>((resolve, reject) => {
-                const t = setTimeout(resolve, delay);
-                signal?.addEventListener("abort", () => {
-                  clearTimeout(t);
-                  reject(Object.assign(new Error("aborted"), { name: "AbortError" }));
-                }, { once: true });
-              });
-            }
-            controller.enqueue(part);
-          },
-        }));
+        stream = stream.pipeThrough(
+          new TransformStream({
+            async transform(part, controller) {
+              if (part.type === "finish") {
+                await new Promise<void>((resolve, reject) => {
+                  const t = setTimeout(resolve, delay);
+                  signal?.addEventListener("abort", () => {
+                    clearTimeout(t);
+                    reject(Object.assign(new Error("aborted"), { name: "AbortError" }));
+                  }, { once: true });
+                });
+              }
+              controller.enqueue(part);
+            },
+          }),
+        );
       }
       return { stream };
     },

@@ -17,7 +17,11 @@ export interface ToolContext {
 /** A tool result meant for the model: JSON, or content parts with an image. */
 export type ToolOutput =
   | { type: "json"; value: unknown }
-  | { type: "content"; value: ({ type: "text"; text: string } | { type: "image-data"; data: string; mediaType: string })[] };
+  | {
+    type: "content";
+    value:
+      ({ type: "text"; text: string } | { type: "image-data"; data: string; mediaType: string })[];
+  };
 
 /**
  * A tool registered in code.

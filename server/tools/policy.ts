@@ -52,8 +52,16 @@ export async function decide(hook: PolicyHook, request: PolicyRequest): Promise<
     if (answer?.decision === "allow" || answer?.decision === "deny" || answer?.decision === "ask") {
       return answer;
     }
-    return { decision: "deny", reason: "The policy gave no valid decision, so the call was refused." };
+    return {
+      decision: "deny",
+      reason: "The policy gave no valid decision, so the call was refused.",
+    };
   } catch (error) {
-    return { decision: "deny", reason: `The policy could not be asked (${(error as Error).message}), so the call was refused.` };
+    return {
+      decision: "deny",
+      reason: `The policy could not be asked (${
+        (error as Error).message
+      }), so the call was refused.`,
+    };
   }
 }

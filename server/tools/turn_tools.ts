@@ -47,7 +47,11 @@ export function turnTools(sources: ToolSources): Map<string, TurnTool> {
     tools.set(HOLD, {
       name: HOLD,
       description: "Decide that the host has nothing to do now. Call it alone.",
-      parameters: { type: "object", properties: { reason: { type: "string" } }, additionalProperties: false },
+      parameters: {
+        type: "object",
+        properties: { reason: { type: "string" } },
+        additionalProperties: false,
+      },
       category: "host",
     });
     return tools;
@@ -67,14 +71,18 @@ export function turnTools(sources: ToolSources): Map<string, TurnTool> {
   }
   for (const action of sources.hostTools) {
     if (tools.has(action.name)) {
-      sources.warn(`configured host tool ${action.name} collides with a backend tool and is ignored`);
+      sources.warn(
+        `configured host tool ${action.name} collides with a backend tool and is ignored`,
+      );
       continue;
     }
     tools.set(action.name, hostTool(action));
   }
   for (const action of context?.actions ?? []) {
     if (tools.has(action.name)) {
-      sources.warn(`host_context action ${action.name} collides with a registered tool and is ignored`);
+      sources.warn(
+        `host_context action ${action.name} collides with a registered tool and is ignored`,
+      );
       continue;
     }
     tools.set(action.name, hostTool(action));

@@ -88,7 +88,11 @@ export async function dispatchMessage(
       return { steered: true };
     }
     // Idle: the steering text becomes a turn of its own, stored as steering.
-    return { steered: false, promoted: true, run: engine.chat(principal, body, { promoted: true }) };
+    return {
+      steered: false,
+      promoted: true,
+      run: engine.chat(principal, body, { promoted: true }),
+    };
   }
   // With a shared store the live turn may run in another process: cancel asks its lease holder.
   const liveSomewhere = engine.isLive(sid) || (exists && isShared(engine.store));

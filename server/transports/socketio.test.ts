@@ -84,7 +84,11 @@ test("a host-call turn ends with tool_call host, final_response pending_tool_cal
   ]);
   assert.equal(a.events[0].payload.seq, 5, "seq continues across turns");
   assert.equal(a.events[1].payload.call_id, call.payload.call_id);
-  assert.deepEqual(a.events[1].payload.output, { selected: 42 }, "every client learns the host's result");
+  assert.deepEqual(
+    a.events[1].payload.output,
+    { selected: 42 },
+    "every client learns the host's result",
+  );
   a.close();
   await rt.close();
 });

@@ -92,7 +92,11 @@ test("steering on an idle session is promoted to its own turn", async () => {
   await a.until(completed);
   assert.match(userTexts(model.prompts[0].prompt as never).at(-1)!, /change of plan/);
   const stored = await (await fetch(`${rt.url}/api/sessions/st2/messages`)).json();
-  assert.equal(stored.messages[0].message_type, "steering", "a promoted steering message is stored as steering");
+  assert.equal(
+    stored.messages[0].message_type,
+    "steering",
+    "a promoted steering message is stored as steering",
+  );
   a.close();
   await rt.close();
 });

@@ -18,7 +18,12 @@ export interface ChatResult {
   turn_number: number;
   message_id: string;
   usage: Usage | null;
-  pending_tool_call: { tool_name: string; call_id: string; arguments: Record<string, unknown>; queued: string[] } | null;
+  pending_tool_call: {
+    tool_name: string;
+    call_id: string;
+    arguments: Record<string, unknown>;
+    queued: string[];
+  } | null;
   error?: string;
   error_type?: string;
 }
@@ -31,7 +36,13 @@ export interface ChatResult {
  * const result = chatResult(record, assistant, { kind: "final" }, usage, "offline");
  * ```
  */
-export function chatResult(record: SessionRecord, assistant: AssistantMessage, outcome: RunOutcome, usage: Usage | null, modelName = assistant.model): ChatResult {
+export function chatResult(
+  record: SessionRecord,
+  assistant: AssistantMessage,
+  outcome: RunOutcome,
+  usage: Usage | null,
+  modelName = assistant.model,
+): ChatResult {
   const silent = assistant.output_mode === "host_tools";
   const pending = outcome.kind === "pending" ? outcome.pending : null;
   return {
@@ -43,7 +54,12 @@ export function chatResult(record: SessionRecord, assistant: AssistantMessage, o
     message_id: assistant.id,
     usage,
     pending_tool_call: pending
-      ? { tool_name: pending.tool_name, call_id: pending.tool_call_id, arguments: pending.arguments, queued: pending.queued.map((q) => q.call_id) }
+      ? {
+        tool_name: pending.tool_name,
+        call_id: pending.tool_call_id,
+        arguments: pending.arguments,
+        queued: pending.queued.map((q) => q.call_id),
+      }
       : null,
   };
 }
@@ -71,7 +87,8 @@ export function finalEvent(result: ChatResult, streamed: boolean): Record<string
  */
 export function effectiveLimits(limits: Limits, config: MessageConfig | undefined): Limits {
   if (!config) return limits;
-  const lower = (mine: number, theirs: number | undefined) => theirs === undefined ? mine : Math.min(mine, theirs);
+  const lower = (mine: number, theirs: number | undefined) =>
+    theirs === undefined ? mine : Math.min(mine, theirs);
   return {
     ...limits,
     maxModelRequests: lower(limits.maxModelRequests, config.max_model_requests),

@@ -46,10 +46,14 @@ export function renderHostContext(context: HostContext, screenshot = false): str
     lines.push(`host: ${fence(host.name ?? "")}${extra ? ` (${fence(extra)})` : ""}`);
   }
   if (view) {
-    lines.push(`view: ${fence(view.name)}${view.description ? ` - ${fence(view.description)}` : ""}`);
+    lines.push(
+      `view: ${fence(view.name)}${view.description ? ` - ${fence(view.description)}` : ""}`,
+    );
     if (view.data && Object.keys(view.data).length) {
       lines.push("data:");
-      for (const [key, value] of Object.entries(view.data)) lines.push(`  ${fence(key)}: ${json(value)}`);
+      for (const [key, value] of Object.entries(view.data)) {
+        lines.push(`  ${fence(key)}: ${json(value)}`);
+      }
     }
     if (view.state && Object.keys(view.state).length) lines.push(`state: ${json(view.state)}`);
   }
@@ -73,7 +77,10 @@ export function renderHostContext(context: HostContext, screenshot = false): str
 function splitDataUri(uri: string): { mediaType: string; data: string } {
   const comma = uri.indexOf(",");
   const header = uri.slice(5, comma);
-  return { mediaType: header.split(";")[0] || "application/octet-stream", data: uri.slice(comma + 1) };
+  return {
+    mediaType: header.split(";")[0] || "application/octet-stream",
+    data: uri.slice(comma + 1),
+  };
 }
 
 /** The content parts of reference attachments, labelled, in order. */
@@ -88,7 +95,12 @@ export function attachmentParts(attachments: Attachment[]): Exclude<UserContent,
     } else if (a.data_uri) {
       const { mediaType, data } = splitDataUri(a.data_uri);
       if ((a.kind ?? "image") === "image") parts.push({ type: "image", image: data, mediaType });
-      else parts.push({ type: "file", data, mediaType: a.media_type ?? mediaType, filename: a.name });
+      else {parts.push({
+          type: "file",
+          data,
+          mediaType: a.media_type ?? mediaType,
+          filename: a.name,
+        });}
     } else if (a.url) {
       // Kept as strings (the AI SDK reads a URL string as a URL) so stored messages stay JSON.
       if ((a.kind ?? "image") === "image") parts.push({ type: "image", image: a.url });
@@ -106,7 +118,11 @@ export function attachmentParts(attachments: Attachment[]): Exclude<UserContent,
  * userMessage("select issue 42", "<host_context>...</host_context>", []);
  * ```
  */
-export function userMessage(text: string, block: string | null, attachments: Attachment[]): ModelMessage {
+export function userMessage(
+  text: string,
+  block: string | null,
+  attachments: Attachment[],
+): ModelMessage {
   const head = block ? `${block}\n\n${text}` : text;
   const rest = attachmentParts(attachments);
   if (!rest.length) return { role: "user", content: [{ type: "text", text: head }] };

@@ -40,11 +40,31 @@ export function resultPart(call: CallRecord): ToolResultPart {
         },
       };
     case "cancelled":
-      return { ...base, output: { type: "error-text", value: "Cancelled before a result arrived; it may or may not have taken effect." } };
+      return {
+        ...base,
+        output: {
+          type: "error-text",
+          value: "Cancelled before a result arrived; it may or may not have taken effect.",
+        },
+      };
     case "superseded":
-      return { ...base, output: { type: "error-text", value: "Superseded: a newer message arrived before the result; it may or may not have taken effect." } };
+      return {
+        ...base,
+        output: {
+          type: "error-text",
+          value:
+            "Superseded: a newer message arrived before the result; it may or may not have taken effect.",
+        },
+      };
     default:
-      return { ...base, output: { type: "error-text", value: "Outcome unknown: the runtime was interrupted; it may or may not have taken effect." } };
+      return {
+        ...base,
+        output: {
+          type: "error-text",
+          value:
+            "Outcome unknown: the runtime was interrupted; it may or may not have taken effect.",
+        },
+      };
   }
 }
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { jsonSchema, streamText, type ModelMessage, type ToolSet } from "ai";
+import { jsonSchema, type ModelMessage, streamText, type ToolSet } from "ai";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { validateJsonSchema } from "../../protocol/mod.ts";
 import type { Limits } from "../config.ts";
@@ -69,7 +69,10 @@ interface ModelCall {
 function sdkTools(tools: Map<string, TurnTool>): ToolSet {
   const out: ToolSet = {};
   for (const t of tools.values()) {
-    out[t.name] = { description: t.description, inputSchema: jsonSchema(t.parameters as never) } as never;
+    out[t.name] = {
+      description: t.description,
+      inputSchema: jsonSchema(t.parameters as never),
+    } as never;
   }
   return out;
 }
@@ -91,7 +94,10 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
   let toolCalls = 0;
   for (;;) {
     if (ctx.usage.model_requests >= limits.maxModelRequests) {
-      throw new TurnError("usage_limit", `The turn reached its limit of ${limits.maxModelRequests} model requests.`);
+      throw new TurnError(
+        "usage_limit",
+        `The turn reached its limit of ${limits.maxModelRequests} model requests.`,
+      );
     }
     if (ctx.steering.length) {
       const text = ctx.steering.splice(0).join("\n\n");
@@ -105,7 +111,11 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
     };
     const result = streamText({
       model: ctx.model,
-      messages: [system, ...cacheBreakpoint(ctx.history, ctx.providerOptions), ...withLive(assistant.steps, live)],
+      messages: [
+        system,
+        ...cacheBreakpoint(ctx.history, ctx.providerOptions),
+        ...withLive(assistant.steps, live),
+      ],
       tools,
       abortSignal: ctx.signal,
       maxRetries: 0,
@@ -126,7 +136,12 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
           });
         }
       } else if (part.type === "reasoning-delta") {
-        if (!silent && part.text) await ctx.emit("assistant:thinking_delta", { type: "thinking_delta", content: part.text });
+        if (!silent && part.text) {
+          await ctx.emit("assistant:thinking_delta", {
+            type: "thinking_delta",
+            content: part.text,
+          });
+        }
       } else if (part.type === "tool-call") {
         calls.push(part as ModelCall);
       } else if (part.type === "error") {
@@ -170,18 +185,34 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
     for (const [i, call] of records.entries()) {
       if (call.status !== "running") continue;
       if (++toolCalls > limits.maxToolCalls) {
-        throw new TurnError("usage_limit", `The turn reached its limit of ${limits.maxToolCalls} tool calls.`);
+        throw new TurnError(
+          "usage_limit",
+          `The turn reached its limit of ${limits.maxToolCalls} tool calls.`,
+        );
       }
       const tool = ctx.tools.get(call.tool_name);
       const refusal = await admit(ctx, call, tool, calls[i]);
       if (refusal) {
         call.status = "failed";
         call.error = refusal;
-        if (!silent) await ctx.emit("assistant:tool_error", { type: "tool_error", tool_name: call.tool_name, error: refusal, call_id: call.call_id });
+        if (!silent) {
+          await ctx.emit("assistant:tool_error", {
+            type: "tool_error",
+            tool_name: call.tool_name,
+            error: refusal,
+            call_id: call.call_id,
+          });
+        }
         continue;
       }
       if (!silent) {
-        await ctx.emit("assistant:tool_call", { type: "tool_call", tool_name: call.tool_name, arguments: call.arguments, call_id: call.call_id, category: call.category });
+        await ctx.emit("assistant:tool_call", {
+          type: "tool_call",
+          tool_name: call.tool_name,
+          arguments: call.arguments,
+          call_id: call.call_id,
+          category: call.category,
+        });
       }
       (tool!.category === "backend" ? backendCalls : hostCalls).push(call);
     }
@@ -194,7 +225,9 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
       for (const c of hostCalls) c.status = "pending";
       await ctx.checkpoint();
     }
-    for (const call of backendCalls) await runBackend(ctx, call, ctx.tools.get(call.tool_name)!, live);
+    for (const call of backendCalls) {
+      await runBackend(ctx, call, ctx.tools.get(call.tool_name)!, live);
+    }
     if (hostCalls.length) {
       const [first, ...rest] = hostCalls;
       ctx.close();
@@ -206,7 +239,11 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
           tool_name: first.tool_name,
           assistant_message_id: assistant.id,
           arguments: first.arguments,
-          queued: rest.map((c) => ({ call_id: c.call_id, tool_name: c.tool_name, arguments: c.arguments })),
+          queued: rest.map((c) => ({
+            call_id: c.call_id,
+            tool_name: c.tool_name,
+            arguments: c.arguments,
+          })),
           waiting_for: "host",
           output_mode: ctx.outputMode,
           // Steering that arrived while the host calls were planned is delivered when the model resumes.
@@ -228,19 +265,31 @@ function silentDecision(records: CallRecord[]): RunOutcome | null {
   }
   if (records.length > 1) {
     for (const c of records) c.status = "cancelled";
-    throw new TurnError("invalid_decision", `The model proposed ${records.length} host actions at once; a decision admits exactly one.`);
+    throw new TurnError(
+      "invalid_decision",
+      `The model proposed ${records.length} host actions at once; a decision admits exactly one.`,
+    );
   }
   return null;
 }
 
 /** Validates arguments and asks the policy; returns the refusal text or null when admitted. */
-async function admit(ctx: RunContext, call: CallRecord, tool: TurnTool | undefined, raw: ModelCall): Promise<string | null> {
+async function admit(
+  ctx: RunContext,
+  call: CallRecord,
+  tool: TurnTool | undefined,
+  raw: ModelCall,
+): Promise<string | null> {
   if (!tool || raw.invalid) {
-    return tool ? `The arguments for ${call.tool_name} are not valid JSON.` : `There is no tool named ${call.tool_name} in this turn.`;
+    return tool
+      ? `The arguments for ${call.tool_name} are not valid JSON.`
+      : `There is no tool named ${call.tool_name} in this turn.`;
   }
   const issues = validateJsonSchema(tool.parameters, raw.input);
   if (issues.length) {
-    const list = issues.slice(0, 5).map((i) => `${i.path || "(arguments)"}: ${i.message}`).join("; ");
+    const list = issues.slice(0, 5).map((i) => `${i.path || "(arguments)"}: ${i.message}`).join(
+      "; ",
+    );
     return `Invalid arguments for ${call.tool_name}: ${list}. Fix them and call again.`;
   }
   const decision = await decide(ctx.policy, {
@@ -256,7 +305,12 @@ async function admit(ctx: RunContext, call: CallRecord, tool: TurnTool | undefin
   return `Held for approval and not run: ${decision.reason}`;
 }
 
-async function runBackend(ctx: RunContext, call: CallRecord, tool: TurnTool, live: Map<string, ToolOutput>): Promise<void> {
+async function runBackend(
+  ctx: RunContext,
+  call: CallRecord,
+  tool: TurnTool,
+  live: Map<string, ToolOutput>,
+): Promise<void> {
   const started = Date.now();
   const timeout = AbortSignal.timeout(ctx.limits.toolTimeoutMs);
   const signal = AbortSignal.any([ctx.signal, timeout]);
@@ -283,7 +337,13 @@ async function runBackend(ctx: RunContext, call: CallRecord, tool: TurnTool, liv
       call.result = value;
     }
     call.status = "completed";
-    await ctx.emit("assistant:tool_result", { type: "tool_result", tool_name: call.tool_name, output: call.result, call_id: call.call_id, duration_ms: Date.now() - started });
+    await ctx.emit("assistant:tool_result", {
+      type: "tool_result",
+      tool_name: call.tool_name,
+      output: call.result,
+      call_id: call.call_id,
+      duration_ms: Date.now() - started,
+    });
   } catch (error) {
     if (ctx.signal.aborted) {
       call.status = "cancelled";
@@ -293,12 +353,20 @@ async function runBackend(ctx: RunContext, call: CallRecord, tool: TurnTool, liv
     call.error = timeout.aborted
       ? `${call.tool_name} did not finish within ${ctx.limits.toolTimeoutMs} ms.`
       : `${call.tool_name} failed: ${errorText(error)}`;
-    await ctx.emit("assistant:tool_error", { type: "tool_error", tool_name: call.tool_name, error: call.error, call_id: call.call_id });
+    await ctx.emit("assistant:tool_error", {
+      type: "tool_error",
+      tool_name: call.tool_name,
+      error: call.error,
+      call_id: call.call_id,
+    });
   }
 }
 
 /** Marks the end of the replayed history as a cache breakpoint too (Anthropic), so the whole stable prefix is cached. */
-function cacheBreakpoint(history: ModelMessage[], options: RunContext["providerOptions"]): ModelMessage[] {
+function cacheBreakpoint(
+  history: ModelMessage[],
+  options: RunContext["providerOptions"],
+): ModelMessage[] {
   if (!options || !history.length) return history;
   const last = history.at(-1)!;
   return [...history.slice(0, -1), { ...last, providerOptions: options } as ModelMessage];
@@ -319,7 +387,9 @@ function withLive(steps: ModelMessage[], live: Map<string, ToolOutput>): ModelMe
     return {
       ...m,
       content: m.content.map((p) =>
-        p.type === "tool-result" && live.has(p.toolCallId) ? { ...p, output: live.get(p.toolCallId) as never } : p
+        p.type === "tool-result" && live.has(p.toolCallId)
+          ? { ...p, output: live.get(p.toolCallId) as never }
+          : p
       ),
     };
   });

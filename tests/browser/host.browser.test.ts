@@ -165,7 +165,9 @@ for (const [label, transport] of transports) {
       const started = performance.now();
       if (label === "plain HTTP") {
         // Steering needs a streaming transport; plain HTTP is refused with a clear message.
-        const error = await rejects(() => host.send("a change of plan", { messageType: "steering" }));
+        const error = await rejects(() =>
+          host.send("a change of plan", { messageType: "steering" })
+        );
         match(error.message, /streaming/);
         return;
       }

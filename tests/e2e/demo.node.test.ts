@@ -21,13 +21,23 @@ import { buildDemo } from "../../scripts/build-demo.ts";
 import { type Started, startNode } from "../../server/runtime/node.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 const OUTPUT = fileURLToPath(new URL("../../test-output/", import.meta.url));
 const missing = !existsSync(CHROMIUM);
 
 if (missing) {
   console.log(`SKIPPED: demo end-to-end: ${CHROMIUM} not found (apt-get install chromium)`);
-  if (process.env.CI === "true") test("Chromium is installed (required when CI=true)", () => assert.fail(`${CHROMIUM} not found`));
+  if (process.env.CI === "true") {
+    test("Chromium is installed (required when CI=true)", () =>
+      assert.fail(`${CHROMIUM} not found`));
+  }
 }
 
 describe("the demo end to end", { skip: missing ? `${CHROMIUM} not found` : false }, () => {
@@ -39,7 +49,11 @@ describe("the demo end to end", { skip: missing ? `${CHROMIUM} not found` : fals
 
   before(async () => {
     staticRoot = await buildDemo({ outdir: mkdtempSync(join(tmpdir(), "tether-demo-")) });
-    runtime = await startNode({ port: 0, env: { STORE__URL: "memory:", MODEL__DEFAULT: "offline" }, staticRoot });
+    runtime = await startNode({
+      port: 0,
+      env: { STORE__URL: "memory:", MODEL__DEFAULT: "offline" },
+      staticRoot,
+    });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
     page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
     page.on("pageerror", (error) => errors.push(error.message));
@@ -72,19 +86,32 @@ describe("the demo end to end", { skip: missing ? `${CHROMIUM} not found` : fals
     await ask("select issue 42");
     await page.locator('#app .row.selected[data-number="42"]').waitFor();
     await page.locator("tether-chat [part~=tool-done]", { hasText: "select_issue" }).waitFor();
-    await page.locator("tether-chat [part~=message-assistant]", { hasText: "Done: select_issue returned" }).waitFor();
-    assert.match(await page.locator("#app .detail h2").innerText(), /#42\s+Fix login redirect loop/);
-    assert.equal(await page.locator("tether-chat tether-card").count(), 1, "the result's preview card is shown");
+    await page.locator("tether-chat [part~=message-assistant]", {
+      hasText: "Done: select_issue returned",
+    }).waitFor();
+    assert.match(
+      await page.locator("#app .detail h2").innerText(),
+      /#42\s+Fix login redirect loop/,
+    );
+    assert.equal(
+      await page.locator("tether-chat tether-card").count(),
+      1,
+      "the result's preview card is shown",
+    );
     await page.screenshot({ path: join(OUTPUT, "demo-select-issue.png") });
   });
 
   test("'show only bugs': the list keeps the bugs only", async () => {
     await ask("show only bugs");
-    await page.locator("tether-chat [part~=message-assistant]", { hasText: "Done: show_only returned" }).waitFor();
+    await page.locator("tether-chat [part~=message-assistant]", {
+      hasText: "Done: show_only returned",
+    }).waitFor();
     const rows = page.locator("#app .row");
     const count = await rows.count();
     assert.ok(count > 0);
-    for (let i = 0; i < count; i++) assert.match(await rows.nth(i).locator(".labels").innerText(), /bug/);
+    for (let i = 0; i < count; i++) {
+      assert.match(await rows.nth(i).locator(".labels").innerText(), /bug/);
+    }
     assert.equal(await page.locator('#app .chip[aria-pressed="true"]').innerText(), "bug");
     await page.screenshot({ path: join(OUTPUT, "demo-show-only-bugs.png") });
   });
@@ -95,22 +122,37 @@ describe("the demo end to end", { skip: missing ? `${CHROMIUM} not found` : fals
     await confirm.locator("[part=preview]", { hasText: "Dark mode flickers on resume" }).waitFor();
     await page.screenshot({ path: join(OUTPUT, "demo-confirm.png") });
     await confirm.locator("[part=apply]").click();
-    await page.locator("tether-chat [part~=message-assistant]", { hasText: "Done: create_issue returned" }).waitFor();
+    await page.locator("tether-chat [part~=message-assistant]", {
+      hasText: "Done: create_issue returned",
+    }).waitFor();
     await page.locator("#app .detail h2", { hasText: "Dark mode flickers on resume" }).waitFor();
     assert.deepEqual(errors, [], "the page threw no errors");
   });
 
   test("a reload keeps the conversation in the chat, every call with its status", async () => {
-    const before = await page.locator("tether-chat [part~=tool]").evaluateAll((cards) => cards.map((c) => c.getAttribute("part")));
+    const before = await page.locator("tether-chat [part~=tool]").evaluateAll((cards) =>
+      cards.map((c) => c.getAttribute("part"))
+    );
     await page.reload();
     const chat = page.locator("tether-chat");
-    for (const answer of ["Done: select_issue returned", "Done: show_only returned", "Done: create_issue returned"]) {
+    for (
+      const answer of [
+        "Done: select_issue returned",
+        "Done: show_only returned",
+        "Done: create_issue returned",
+      ]
+    ) {
       await chat.locator("[part~=message-assistant]", { hasText: answer }).waitFor();
     }
     await chat.locator("[part~=message-user]", { hasText: "select issue 42" }).waitFor();
-    const after = await page.locator("tether-chat [part~=tool]").evaluateAll((cards) => cards.map((c) => c.getAttribute("part")));
+    const after = await page.locator("tether-chat [part~=tool]").evaluateAll((cards) =>
+      cards.map((c) => c.getAttribute("part"))
+    );
     assert.deepEqual(after, before, "the same tool cards, with the same statuses");
-    assert.ok(after.length >= 3 && after.every((part) => part === "tool tool-done"), `every call done: ${after}`);
+    assert.ok(
+      after.length >= 3 && after.every((part) => part === "tool tool-done"),
+      `every call done: ${after}`,
+    );
     await page.screenshot({ path: join(OUTPUT, "demo-after-reload.png") });
     assert.deepEqual(errors, [], "the page threw no errors");
   });

@@ -55,7 +55,8 @@ export interface Recorder {
  * await stream.until(completed);
  * ```
  */
-export const completed = (e: Received): boolean => e.event === "assistant:status" && e.payload.status === "completed";
+export const completed = (e: Received): boolean =>
+  e.event === "assistant:status" && e.payload.status === "completed";
 
 /**
  * Sends a JSON request and returns status and body; rejects after `timeoutMs`.
@@ -65,7 +66,12 @@ export const completed = (e: Received): boolean => e.event === "assistant:status
  * const { status, body } = await request(`${a.url}/api/chat`, "POST", { session_id: "s", content: "hi" });
  * ```
  */
-export async function request(url: string, method = "GET", body?: unknown, timeoutMs = 20_000): Promise<{ status: number; body: Loose }> {
+export async function request(
+  url: string,
+  method = "GET",
+  body?: unknown,
+  timeoutMs = 20_000,
+): Promise<{ status: number; body: Loose }> {
   const res = await fetch(url, {
     method,
     headers: { "content-type": "application/json" },
@@ -80,7 +86,9 @@ export async function request(url: string, method = "GET", body?: unknown, timeo
   }
 }
 
-function recorder(close: () => void): Recorder & { push(e: Received): void; fail(error: Error): void } {
+function recorder(
+  close: () => void,
+): Recorder & { push(e: Received): void; fail(error: Error): void } {
   const events: Received[] = [];
   const waiters = new Set<() => void>();
   let failure: Error | undefined;
@@ -100,11 +108,21 @@ function recorder(close: () => void): Recorder & { push(e: Received): void; fail
           waiters.delete(check);
           clearTimeout(timer);
           if (found) resolve(found);
-          else reject(new Error(`the stream ended (${failure!.message}) after ${events.length} events: ${names(events)}`));
+          else {reject(
+              new Error(
+                `the stream ended (${failure!.message}) after ${events.length} events: ${
+                  names(events)
+                }`,
+              ),
+            );}
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`no matching event within ${timeoutMs} ms; got ${events.length}: ${names(events)}`));
+          reject(
+            new Error(
+              `no matching event within ${timeoutMs} ms; got ${events.length}: ${names(events)}`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();
@@ -112,7 +130,8 @@ function recorder(close: () => void): Recorder & { push(e: Received): void; fail
   };
 }
 
-const names = (events: Received[]) => events.map((e) => `${e.event.replace("assistant:", "")}#${e.payload.seq}`).join(" ");
+const names = (events: Received[]) =>
+  events.map((e) => `${e.event.replace("assistant:", "")}#${e.payload.seq}`).join(" ");
 
 /**
  * Opens a server-sent event stream (GET events, or POST /api/chat with a body) and records its events.
@@ -133,7 +152,9 @@ export async function sse(url: string, body?: unknown): Promise<Recorder> {
     signal: AbortSignal.any([abort.signal, AbortSignal.timeout(60_000)]),
   });
   if (res.status !== 200 || !res.body) {
-    throw new Error(`${url} answered ${res.status} instead of an event stream: ${await res.text()}`);
+    throw new Error(
+      `${url} answered ${res.status} instead of an event stream: ${await res.text()}`,
+    );
   }
   void (async () => {
     const decoder = new TextDecoder();
@@ -184,8 +205,17 @@ function parseBlock(block: string): Received | null {
  * await socket.until(completed);
  * ```
  */
-export async function socketClient(url: string, sessionId: string, after?: number): Promise<Recorder> {
-  const socket = io(`${url}/assistant`, { transports: ["websocket"], reconnection: false, forceNew: true, timeout: 10_000 });
+export async function socketClient(
+  url: string,
+  sessionId: string,
+  after?: number,
+): Promise<Recorder> {
+  const socket = io(`${url}/assistant`, {
+    transports: ["websocket"],
+    reconnection: false,
+    forceNew: true,
+    timeout: 10_000,
+  });
   const rec = recorder(() => socket.close());
   socket.onAny((event: string, payload: Record<string, Loose>) => rec.push({ event, payload }));
   socket.on("disconnect", (reason) => rec.fail(new Error(`disconnected: ${reason}`)));
@@ -193,7 +223,10 @@ export async function socketClient(url: string, sessionId: string, after?: numbe
     socket.once("connect", () => resolve());
     socket.once("connect_error", (error) => reject(error));
   });
-  const answer = await socket.timeout(10_000).emitWithAck("assistant_join_session", { session_id: sessionId, after });
+  const answer = await socket.timeout(10_000).emitWithAck("assistant_join_session", {
+    session_id: sessionId,
+    after,
+  });
   if (!answer.ok) {
     socket.close();
     throw new Error(`joining ${sessionId} failed: ${JSON.stringify(answer.error)}`);

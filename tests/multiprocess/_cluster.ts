@@ -75,7 +75,8 @@ export function startProcess(name: string, env: Record<string, string>): Promise
       reject(new Error(`Runtime process ${name} ${why}.\n--- its stderr ---\n${stderr}`));
     };
     const timer = setTimeout(() => fail(`did not start within ${STARTUP_MS} ms`), STARTUP_MS);
-    const early = (code: number | null, signal: string | null) => fail(`exited before listening (code ${code}, signal ${signal})`);
+    const early = (code: number | null, signal: string | null) =>
+      fail(`exited before listening (code ${code}, signal ${signal})`);
     child.once("exit", early);
     child.stdout!.on("data", (chunk) => {
       stdout += chunk;

@@ -33,7 +33,9 @@ const textOf = (message: Prompt[number]): string =>
 export function answered(prompt: Prompt): boolean {
   for (let i = prompt.length - 1; i >= 0; i--) {
     const message = prompt[i];
-    if (message.role === "user" && textOf(message).trimStart().startsWith("<host_context>")) continue;
+    if (message.role === "user" && textOf(message).trimStart().startsWith("<host_context>")) {
+      continue;
+    }
     return message.role === "tool";
   }
   return false;
@@ -93,7 +95,9 @@ export const waitForever: BackendTool = {
   description: "Waits for something that never happens.",
   parameters: { type: "object", properties: {} },
   execute: (_args, { signal }) =>
-    new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true })),
+    new Promise((_, reject) =>
+      signal.addEventListener("abort", () => reject(signal.reason), { once: true })
+    ),
 };
 
 /**

@@ -38,8 +38,14 @@ const MIDDLE = new Set(["text_delta", "thinking_delta", "tool_call", "tool_resul
 export function checkTurns(events: Received[], firstSeq: number, label: string): SeenTurn[] {
   const seqs = events.map((e) => e.payload.seq);
   const expected = events.map((_, i) => firstSeq + i);
-  assert.deepEqual(seqs, expected, `${label}: seq numbers must run ${firstSeq}, ${firstSeq + 1}, … without a gap or a repeat`);
-  for (const e of events) if (e.id !== undefined) assert.equal(e.id, String(e.payload.seq), `${label}: SSE id = seq`);
+  assert.deepEqual(
+    seqs,
+    expected,
+    `${label}: seq numbers must run ${firstSeq}, ${firstSeq + 1}, … without a gap or a repeat`,
+  );
+  for (const e of events) {
+    if (e.id !== undefined) assert.equal(e.id, String(e.payload.seq), `${label}: SSE id = seq`);
+  }
   const turns: SeenTurn[] = [];
   let current: Received[] = [];
   for (const e of events) {
@@ -49,7 +55,11 @@ export function checkTurns(events: Received[], firstSeq: number, label: string):
       current = [];
     }
   }
-  assert.equal(current.length, 0, `${label}: the stream ends inside a turn: ${current.map((e) => e.event).join(", ")}`);
+  assert.equal(
+    current.length,
+    0,
+    `${label}: the stream ends inside a turn: ${current.map((e) => e.event).join(", ")}`,
+  );
   return turns;
 }
 
@@ -59,7 +69,12 @@ function turnOf(events: Received[], label: string): SeenTurn {
   assert.equal(names[0], "status", shape);
   assert.equal(events[0].payload.status, "started", shape);
   assert.equal(names.at(-2), "final_response", shape);
-  assert.ok(names.slice(1, -2).every((n) => MIDDLE.has(n)), `${shape}: only deltas and tool events between started and final_response`);
-  const text = events.filter((e) => e.event === "assistant:text_delta").map((e) => e.payload.content).join("");
+  assert.ok(
+    names.slice(1, -2).every((n) => MIDDLE.has(n)),
+    `${shape}: only deltas and tool events between started and final_response`,
+  );
+  const text = events.filter((e) => e.event === "assistant:text_delta").map((e) =>
+    e.payload.content
+  ).join("");
   return { names, text, final: events.at(-2)!.payload };
 }
