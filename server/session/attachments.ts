@@ -1,6 +1,6 @@
 /**
  * Attachments of a message: message-level first, then the context's, with
- * duplicates dropped; the latest screenshot among them.
+ * duplicates dropped.
  *
  * @module
  */
@@ -24,20 +24,4 @@ export function mergeAttachments(message: Attachment[], context: Attachment[]): 
     out.push(a);
   }
   return out;
-}
-
-/**
- * The last screenshot data URI among attachments, if any.
- *
- * @example
- * ```ts
- * collectScreenshot([{ kind: "image", purpose: "screenshot", data_uri: "data:image/png;base64,AA==" }]);
- * ```
- */
-export function collectScreenshot(
-  attachments: { purpose?: string; data_uri?: string }[],
-): string | undefined {
-  let shot: string | undefined;
-  for (const a of attachments) if (a.purpose === "screenshot" && a.data_uri) shot = a.data_uri;
-  return shot;
 }

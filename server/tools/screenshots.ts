@@ -60,6 +60,13 @@ export class ScreenshotCache {
     this.#map.set(sessionId, uri);
     if (this.#map.size > this.#max) this.#map.delete(this.#map.keys().next().value!);
   }
+  /** Remembers the last screenshot among attachments, if there is one. */
+  remember(sessionId: string, attachments: { purpose?: string; data_uri?: string }[]): void {
+    let shot: string | undefined;
+    for (const a of attachments) if (a.purpose === "screenshot" && a.data_uri) shot = a.data_uri;
+    if (shot) this.set(sessionId, shot);
+  }
+
   /** The latest screenshot of a session, if any. */
   get(sessionId: string): string | undefined {
     return this.#map.get(sessionId);

@@ -5,18 +5,19 @@
  *
  * @module
  */
-import { jsonSchema, type ModelMessage, streamText, type ToolSet } from "ai";
+import { type ModelMessage, streamText } from "ai";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { validateJsonSchema } from "../../protocol/mod.ts";
 import type { Limits } from "../config.ts";
 import type { Principal } from "../http/principal.ts";
 import type { AssistantMessage, CallRecord, PendingAction } from "../session/records.ts";
-import { decide, type PolicyHook } from "../tools/policy.ts";
-import { HOLD, type TurnTool } from "../tools/turn_tools.ts";
-import { extractScreenshots, type ScreenshotCache } from "../tools/screenshots.ts";
+import type { PolicyHook } from "../tools/policy.ts";
+import type { TurnTool } from "../tools/turn_tools.ts";
+import type { ScreenshotCache } from "../tools/screenshots.ts";
 import type { ToolOutput } from "../tools/backend_tool.ts";
 import { SYSTEM_PROMPT } from "./prompt.ts";
-import { errorText, resultPart, toolMessage } from "./results.ts";
+import { toolMessage } from "./results.ts";
+import { admit, runBackend, silentDecision } from "./calls.ts";
+import { cacheBreakpoint, type ModelCall, sdkTools, stripProse, withLive } from "./_messages.ts";
 import { TurnError } from "./errors.ts";
 
 /** Token usage of a run. */
@@ -58,24 +59,6 @@ export type RunOutcome =
   | { kind: "final" }
   | { kind: "pending"; pending: PendingAction }
   | { kind: "hold" };
-
-interface ModelCall {
-  toolCallId: string;
-  toolName: string;
-  input: unknown;
-  invalid?: boolean;
-}
-
-function sdkTools(tools: Map<string, TurnTool>): ToolSet {
-  const out: ToolSet = {};
-  for (const t of tools.values()) {
-    out[t.name] = {
-      description: t.description,
-      inputSchema: jsonSchema(t.parameters as never),
-    } as never;
-  }
-  return out;
-}
 
 /**
  * Runs model steps until the turn ends with text, a pending host call or a hold.
@@ -254,145 +237,3 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
     assistant.steps.push(toolMessage(records));
   }
 }
-
-/** Applies the silent-decision rules to one model response; null lets a single action through. */
-function silentDecision(records: CallRecord[]): RunOutcome | null {
-  const hold = records.find((c) => c.tool_name === HOLD);
-  if (hold) {
-    for (const c of records) c.status = c === hold ? "completed" : "cancelled";
-    hold.result = "held";
-    return { kind: "hold" };
-  }
-  if (records.length > 1) {
-    for (const c of records) c.status = "cancelled";
-    throw new TurnError(
-      "invalid_decision",
-      `The model proposed ${records.length} host actions at once; a decision admits exactly one.`,
-    );
-  }
-  return null;
-}
-
-/** Validates arguments and asks the policy; returns the refusal text or null when admitted. */
-async function admit(
-  ctx: RunContext,
-  call: CallRecord,
-  tool: TurnTool | undefined,
-  raw: ModelCall,
-): Promise<string | null> {
-  if (!tool || raw.invalid) {
-    return tool
-      ? `The arguments for ${call.tool_name} are not valid JSON.`
-      : `There is no tool named ${call.tool_name} in this turn.`;
-  }
-  const issues = validateJsonSchema(tool.parameters, raw.input);
-  if (issues.length) {
-    const list = issues.slice(0, 5).map((i) => `${i.path || "(arguments)"}: ${i.message}`).join(
-      "; ",
-    );
-    return `Invalid arguments for ${call.tool_name}: ${list}. Fix them and call again.`;
-  }
-  const decision = await decide(ctx.policy, {
-    principal: ctx.principal,
-    sessionId: ctx.sessionId,
-    callId: call.call_id,
-    toolName: call.tool_name,
-    category: call.category,
-    arguments: call.arguments,
-  });
-  if (decision.decision === "allow") return null;
-  if (decision.decision === "deny") return `Refused by policy: ${decision.reason}`;
-  return `Held for approval and not run: ${decision.reason}`;
-}
-
-async function runBackend(
-  ctx: RunContext,
-  call: CallRecord,
-  tool: TurnTool,
-  live: Map<string, ToolOutput>,
-): Promise<void> {
-  const started = Date.now();
-  const timeout = AbortSignal.timeout(ctx.limits.toolTimeoutMs);
-  const signal = AbortSignal.any([ctx.signal, timeout]);
-  try {
-    const output = await Promise.race([
-      Promise.resolve(tool.backend!.execute(call.arguments, {
-        sessionId: ctx.sessionId,
-        callId: call.call_id,
-        signal,
-        screenshot: ctx.screenshots.get(ctx.sessionId),
-      })),
-      new Promise<never>((_, reject) => {
-        const fail = () => reject(signal.reason ?? new Error("aborted"));
-        if (signal.aborted) fail();
-        signal.addEventListener("abort", fail, { once: true });
-      }),
-    ]);
-    if (tool.backend!.rawOutput) {
-      live.set(call.call_id, output as ToolOutput);
-      call.result = "[content shown to the model; images are not stored]";
-    } else {
-      const { value, screenshot } = extractScreenshots(output ?? null);
-      if (screenshot) ctx.screenshots.set(ctx.sessionId, screenshot);
-      call.result = value;
-    }
-    call.status = "completed";
-    await ctx.emit("assistant:tool_result", {
-      type: "tool_result",
-      tool_name: call.tool_name,
-      output: call.result,
-      call_id: call.call_id,
-      duration_ms: Date.now() - started,
-    });
-  } catch (error) {
-    if (ctx.signal.aborted) {
-      call.status = "cancelled";
-      throw error;
-    }
-    call.status = "failed";
-    call.error = timeout.aborted
-      ? `${call.tool_name} did not finish within ${ctx.limits.toolTimeoutMs} ms.`
-      : `${call.tool_name} failed: ${errorText(error)}`;
-    await ctx.emit("assistant:tool_error", {
-      type: "tool_error",
-      tool_name: call.tool_name,
-      error: call.error,
-      call_id: call.call_id,
-    });
-  }
-}
-
-/** Marks the end of the replayed history as a cache breakpoint too (Anthropic), so the whole stable prefix is cached. */
-function cacheBreakpoint(
-  history: ModelMessage[],
-  options: RunContext["providerOptions"],
-): ModelMessage[] {
-  if (!options || !history.length) return history;
-  const last = history.at(-1)!;
-  return [...history.slice(0, -1), { ...last, providerOptions: options } as ModelMessage];
-}
-
-function stripProse(message: ModelMessage): ModelMessage {
-  if (message.role !== "assistant" || typeof message.content === "string") {
-    return message.role === "assistant" ? { ...message, content: [] } : message;
-  }
-  return { ...message, content: message.content.filter((p) => p.type === "tool-call") };
-}
-
-/** Replaces stored placeholders with content shown live in this run (images are never stored). */
-function withLive(steps: ModelMessage[], live: Map<string, ToolOutput>): ModelMessage[] {
-  if (!live.size) return steps;
-  return steps.map((m) => {
-    if (m.role !== "tool") return m;
-    return {
-      ...m,
-      content: m.content.map((p) =>
-        p.type === "tool-result" && live.has(p.toolCallId)
-          ? { ...p, output: live.get(p.toolCallId) as never }
-          : p
-      ),
-    };
-  });
-}
-
-export { resultPart };

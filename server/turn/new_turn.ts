@@ -1,0 +1,98 @@
+/**
+ * A new message starts a turn: the pending call (if any) is superseded, the
+ * user message is written with the context block that opens it, then the
+ * model runs.
+ *
+ * @module
+ */
+import type { MessageBody } from "../../protocol/mod.ts";
+import { sessionError } from "../http/errors.ts";
+import type { Principal } from "../http/principal.ts";
+import { mergeAttachments } from "../session/attachments.ts";
+import { newAssistantMessage, newId, newSessionRecord, now } from "../session/create.ts";
+import type { UserMessage } from "../session/records.ts";
+import { supersedePending } from "../session/repair.ts";
+import { type LoadedSession, messageIdKey } from "../session/repo.ts";
+import { effectiveLimits } from "./outcome.ts";
+import type { ChatResult } from "./outcome.ts";
+import { renderHostContext, userMessage } from "./prompt.ts";
+import { type EngineModel, replay, runAndRecord, type TurnDeps } from "./runner.ts";
+
+function nextSeq(loaded: LoadedSession | null): number {
+  if (!loaded) return 0;
+  const last = loaded.messages.at(-1)?.seq ?? -1;
+  return Math.max(loaded.record.message_count, last + 1);
+}
+
+/**
+ * Starts a turn for a new user message on a loaded (and repaired) session, or a new one.
+ *
+ * @example
+ * ```ts
+ * const result = await startTurn(deps, principal, body, loaded, model);
+ * ```
+ */
+export async function startTurn(
+  deps: TurnDeps,
+  principal: Principal,
+  body: MessageBody,
+  loaded: LoadedSession | null,
+  model: EngineModel,
+): Promise<ChatResult> {
+  const { repo, screenshots } = deps;
+  const sid = body.session_id;
+  if (body.id && loaded && (await repo.usedMessageId(sid, body.id))) {
+    throw sessionError(`Message id ${body.id} was already used in session ${sid}; send a new id.`);
+  }
+  if (loaded?.record.pending_action) loaded = await supersedePending(repo, loaded);
+  const previous = loaded?.record ?? newSessionRecord(principal, sid);
+  const context = body.host_context ?? previous.host_context;
+  const attachments = mergeAttachments(
+    body.attachments ?? [],
+    body.host_context?.attachments ?? [],
+  );
+  screenshots.remember(sid, attachments);
+  const turn = previous.turn_number + 1;
+  const userSeq = nextSeq(loaded);
+  const block = context ? renderHostContext(context, !!screenshots.get(sid)) : null;
+  const user: UserMessage = {
+    role: "user",
+    id: body.id ?? newId("msg"),
+    turn,
+    created_at: now(),
+    content: body.content,
+    message_type: body.message_type ?? "standard",
+    // Stored as metadata only: the content lives once, in the model message.
+    attachments: attachments.filter((a) => a.purpose !== "screenshot").map((
+      { data_uri: _d, text: _t, ...meta },
+    ) => meta),
+    model: userMessage(body.content, block, attachments),
+  };
+  const record = {
+    ...previous,
+    turn_number: turn,
+    message_count: userSeq + 2,
+    host_context: context,
+    pending_action: null,
+  };
+  const marks = body.id ? [{ key: messageIdKey(sid, body.id), value: true }] : [];
+  const written = await repo.commit(record, loaded?.version ?? null, [
+    repo.putMessage(sid, userSeq, user),
+    ...marks,
+  ]);
+  if (!written) {
+    throw sessionError(
+      `Session ${sid} changed while this message was being written; send it again.`,
+    );
+  }
+  return await runAndRecord(deps, {
+    principal,
+    record,
+    seq: userSeq + 1,
+    assistant: newAssistantMessage(turn, body.output_mode ?? "text", model.name),
+    history: [...(loaded?.messages ?? []).flatMap((m) => replay(m.message)), user.model],
+    context,
+    model,
+    limits: effectiveLimits(deps.options.limits, body.config),
+  });
+}

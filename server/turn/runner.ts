@@ -1,0 +1,200 @@
+/**
+ * Runs the model part of a turn for the engine and records how it ended:
+ * the live-turn bookkeeping (cancel, steering), the final commit of the
+ * assistant message with its pending action, and the closing events.
+ *
+ * @module
+ */
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { ModelMessage } from "ai";
+import type { HostContext } from "../../protocol/mod.ts";
+import type { Limits, RuntimeOptions } from "../config.ts";
+import type { EventHub } from "../events/hub.ts";
+import { sessionError } from "../http/errors.ts";
+import type { Principal } from "../http/principal.ts";
+import type { AssistantMessage, SessionRecord, StoredMessage } from "../session/records.ts";
+import type { SessionRepo } from "../session/repo.ts";
+import { settleOpenCalls } from "../session/settle.ts";
+import { lookAtScreen } from "../tools/look_at_screen.ts";
+import { allowAll } from "../tools/policy.ts";
+import type { ScreenshotCache } from "../tools/screenshots.ts";
+import { turnTools } from "../tools/turn_tools.ts";
+import { classify, retryAllowed, type TurnError } from "./errors.ts";
+import { type ChatResult, chatResult, finalEvent } from "./outcome.ts";
+import { type RunOutcome, runTurn, type Usage } from "./run.ts";
+
+/** The model a turn plans with. */
+export interface EngineModel {
+  model: LanguageModelV3;
+  name: string;
+  providerOptions?: Record<string, Record<string, unknown>>;
+}
+
+/** A turn running in this process. */
+export interface LiveTurn {
+  controller: AbortController;
+  steering: string[];
+  /** False once the run's last model step is done: later steering becomes a turn of its own. */
+  accepting: boolean;
+  done: Promise<unknown>;
+}
+
+/** What one run of a turn needs. */
+export interface RunInput {
+  principal: Principal;
+  record: SessionRecord;
+  /** The assistant message's sequence number. */
+  seq: number;
+  assistant: AssistantMessage;
+  history: ModelMessage[];
+  context: HostContext | null;
+  model: EngineModel;
+  limits: Limits;
+  /** Steering held for this run (from a pending action). */
+  steering?: string[];
+  /** The turn's `started` event was already published (a continuation). */
+  started?: boolean;
+}
+
+/** What the runner shares with the engine. */
+export interface TurnDeps {
+  repo: SessionRepo;
+  hub: EventHub;
+  screenshots: ScreenshotCache;
+  options: RuntimeOptions;
+  /** The turns running in this process, by session. */
+  live: Map<string, LiveTurn>;
+}
+
+/**
+ * The model messages a stored message replays as.
+ *
+ * @example
+ * ```ts
+ * const history = messages.flatMap((m) => replay(m.message));
+ * ```
+ */
+export function replay(message: StoredMessage): ModelMessage[] {
+  return message.role === "user" ? [message.model] : message.steps;
+}
+
+/**
+ * Runs a turn's model steps and records the outcome; never throws for a turn
+ * error (provider, limit, cancel): those end in the result's `error_type`.
+ *
+ * @example
+ * ```ts
+ * const result = await runAndRecord(deps, input);
+ * ```
+ */
+export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<ChatResult> {
+  const { principal, record, seq, assistant, history, context, model, limits } = input;
+  const { repo, hub, options } = deps;
+  const sid = record.session_id;
+  const emit = (event: string, payload: Record<string, unknown>) =>
+    hub.publish(sid, event, payload);
+  const controller = new AbortController();
+  let finish!: () => void;
+  const live: LiveTurn = {
+    controller,
+    steering: [...(input.steering ?? [])],
+    accepting: true,
+    done: new Promise<void>((r) => (finish = r)),
+  };
+  deps.live.set(sid, live);
+  const usage: Usage = { input_tokens: 0, output_tokens: 0, total_tokens: 0, model_requests: 0 };
+  try {
+    if (!input.started) await emit("assistant:status", { type: "agent_status", status: "started" });
+    let outcome: RunOutcome = { kind: "final" };
+    let failure: TurnError | null = null;
+    try {
+      outcome = await runTurn({
+        sessionId: sid,
+        principal,
+        model: model.model,
+        providerOptions: model.providerOptions,
+        instructions: options.instructions,
+        policy: options.policy ?? allowAll,
+        limits,
+        outputMode: assistant.output_mode,
+        history,
+        assistant,
+        tools: turnTools({
+          backendTools: [lookAtScreen, ...options.backendTools],
+          hostTools: options.hostTools,
+          pageScopes: options.pageScopes,
+          context,
+          outputMode: assistant.output_mode,
+          warn: options.warn,
+        }),
+        signal: controller.signal,
+        usage,
+        screenshots: deps.screenshots,
+        steering: live.steering,
+        close: () => (live.accepting = false),
+        emit,
+        checkpoint: () => repo.saveAssistant(sid, seq, assistant),
+      });
+    } catch (error) {
+      const cancelled = Object.assign(new Error("cancelled"), { name: "AbortError" });
+      failure = classify(controller.signal.aborted ? cancelled : error);
+      if (failure.type === "internal") {
+        options.warn(`turn of session ${sid} failed: ${(error as Error)?.stack ?? error}`);
+      }
+    }
+    live.accepting = false;
+    const next = settle(record, assistant, outcome, failure);
+    const entry = await repo.record(sid);
+    if (entry) {
+      // The pending action is written with the assistant message in one commit, before the event.
+      const ok = await repo.commit(next, entry.version, [repo.putMessage(sid, seq, assistant)]);
+      if (!ok) throw sessionError(`Session ${sid} changed while the turn was being saved.`);
+    }
+    const result = chatResult(next, assistant, outcome, usage, model.name);
+    if (failure) Object.assign(result, { error: failure.message, error_type: failure.type });
+    await emit(
+      "assistant:final_response",
+      finalEvent(result, assistant.output_mode !== "host_tools"),
+    );
+    if (failure) {
+      await emit("assistant:error", {
+        type: "error",
+        message: failure.message,
+        terminal: true,
+        retry_allowed: retryAllowed(failure.type),
+        error_type: failure.type,
+      });
+    }
+    await emit("assistant:status", { type: "agent_status", status: "completed" });
+    return result;
+  } finally {
+    deps.live.delete(sid);
+    finish();
+  }
+}
+
+/** Closes the assistant message for its outcome and returns the session record to write. */
+function settle(
+  record: SessionRecord,
+  assistant: AssistantMessage,
+  outcome: RunOutcome,
+  failure: TurnError | null,
+): SessionRecord {
+  if (failure) {
+    const closed = ["cancelled", "usage_limit", "invalid_decision"].includes(failure.type);
+    settleOpenCalls(assistant, closed ? "cancelled" : "failed");
+    assistant.status = failure.type === "cancelled" ? "cancelled" : "failed";
+    assistant.error = failure.message;
+    assistant.error_type = failure.type;
+    return record;
+  }
+  if (outcome.kind === "pending") {
+    assistant.status = "pending";
+    assistant.decision = assistant.output_mode === "host_tools" ? "pending" : null;
+    return { ...record, pending_action: outcome.pending };
+  }
+  settleOpenCalls(assistant, "cancelled");
+  assistant.status = "completed";
+  if (assistant.output_mode === "host_tools") assistant.decision = "hold";
+  return record;
+}
