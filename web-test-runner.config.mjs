@@ -16,17 +16,7 @@ import { esbuildPlugin } from "@web/dev-server-esbuild";
 import { playwrightLauncher } from "@web/test-runner-playwright";
 import { proxyRequest, proxyUpgrade, RUNTIME_PATHS } from "./tests/browser/proxy.mjs";
 import { spawnRuntime } from "./tests/browser/spawn_runtime.mjs";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
+import { CHROMIUM, CHROMIUM_ARGS } from "./tests/browser/chromium.mjs";
 
 if (!existsSync(CHROMIUM)) {
   console.log(`SKIPPED: browser tests: ${CHROMIUM} not found (apt-get install chromium)`);

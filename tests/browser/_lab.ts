@@ -18,7 +18,9 @@ import { fileURLToPath } from "node:url";
 import { type Browser, chromium } from "playwright-core";
 import { proxyRequest, proxyUpgrade, RUNTIME_PATHS } from "./proxy.mjs";
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import { CHROMIUM, CHROMIUM_ARGS } from "./chromium.mjs";
+
+export { CHROMIUM };
 
 /** Why the browser tests cannot run here, or undefined when they can. */
 export function browserMissing(): string | undefined {
@@ -34,15 +36,7 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic",
-    ],
+    args: CHROMIUM_ARGS,
   });
 }
 

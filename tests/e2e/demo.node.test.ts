@@ -16,19 +16,11 @@ import { join } from "node:path";
 import process from "node:process";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { CHROMIUM, launchChromium } from "../browser/_lab.ts";
 import { buildDemo } from "../../scripts/build-demo.ts";
 import { type Started, startNode } from "../../server/runtime/node.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 const OUTPUT = fileURLToPath(new URL("../../test-output/", import.meta.url));
 const missing = !existsSync(CHROMIUM);
 
@@ -54,7 +46,7 @@ describe("the demo end to end", { skip: missing ? `${CHROMIUM} not found` : fals
       env: { STORE__URL: "memory:", MODEL__DEFAULT: "offline" },
       staticRoot,
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
     page.on("pageerror", (error) => errors.push(error.message));
     mkdirSync(OUTPUT, { recursive: true });
