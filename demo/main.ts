@@ -36,7 +36,10 @@ route(tracker);
 const host = createHost({
   runtimeUrl: location.origin,
   sessionId: params.get("session") ?? undefined,
-  transport: params.get("transport") === "socket.io" ? socketIoTransport() : sseTransport(),
+  // Following keeps the session's stream open, so a turn started in another tab streams in here too.
+  transport: params.get("transport") === "socket.io"
+    ? socketIoTransport()
+    : sseTransport({ follow: true }),
   host: { name: "acme-tracker", kind: "browser", version: "1.0" },
 });
 chat.host = host;
