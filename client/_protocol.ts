@@ -17,6 +17,7 @@ export { validateJsonSchema } from "../protocol/json_schema.ts";
 
 export type {
   Attachment,
+  CallStatus,
   ChatResult,
   ErrorEvent,
   FinalResponse,

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { CallStatus } from "./_protocol.ts";
 import { isUnknownOutcome } from "./_unknown_outcome.ts";
 import type { PendingToolCall, TetherEventMap } from "./events.ts";
 import type { ConnectionState } from "./transport.ts";
@@ -23,14 +24,7 @@ import type { ConnectionState } from "./transport.ts";
  * const open = (s: ToolCallStatus) => s === "pending" || s === "running";
  * ```
  */
-export type ToolCallStatus =
-  | "running"
-  | "pending"
-  | "completed"
-  | "failed"
-  | "cancelled"
-  | "superseded"
-  | "unknown";
+export type ToolCallStatus = CallStatus;
 
 /**
  * A tool call as the UI shows it.

@@ -5,6 +5,24 @@
  */
 
 /**
+ * Where a recorded tool call stands: the live `running` and `pending`, then
+ * the final statuses of runtime-behaviour.md.
+ *
+ * @example
+ * ```ts
+ * const done: CallStatus = "completed";
+ * ```
+ */
+export type CallStatus =
+  | "running"
+  | "pending"
+  | "completed"
+  | "failed"
+  | "cancelled"
+  | "superseded"
+  | "unknown";
+
+/**
  * The host call a session waits on; stored with the session, so it survives a restart.
  *
  * @example

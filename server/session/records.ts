@@ -5,17 +5,10 @@
  * @module
  */
 import type { ModelMessage } from "ai";
-import type { Attachment, HostContext } from "../../protocol/mod.ts";
+import type { Attachment, CallStatus, HostContext } from "../../protocol/mod.ts";
 
-/** Where a tool call ends: the statuses of runtime-behaviour.md, plus the live ones. */
-export type CallStatus =
-  | "running"
-  | "pending"
-  | "completed"
-  | "failed"
-  | "cancelled"
-  | "superseded"
-  | "unknown";
+/** Where a tool call stands: the statuses of runtime-behaviour.md, plus the live ones. */
+export type { CallStatus };
 
 /** What a pending item waits for. Host results now; confirmations and approvals plug in here. */
 export type WaitingFor = "host" | "confirmation" | "approval";
