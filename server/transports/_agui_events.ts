@@ -4,7 +4,8 @@
  * thinking becomes reasoning messages, every tool call becomes
  * TOOL_CALL_START/ARGS/END (backend results follow as TOOL_CALL_RESULT), and
  * the run ends with RUN_FINISHED naming the host calls left for the
- * application (`pendingToolCallIds`), or with RUN_ERROR when the turn failed.
+ * application (`pendingToolCallIds`), with the final answer as `result` and
+ * the token usage, or with RUN_ERROR when the turn failed.
  *
  * @module
  */
@@ -38,6 +39,12 @@ export class AguiRun {
   #reasoning: string | null = null;
   #reasonings = 0;
   #pending: string[] = [];
+  /** The final answer of the run, for RUN_FINISHED `result`. */
+  #result: Record<string, unknown> | null = null;
+  /** Token usage of the run, for RUN_FINISHED `usage`. */
+  #usage:
+    | { model: string; inputTokens?: number; outputTokens?: number; totalTokens?: number }[]
+    | null = null;
   #failure: { message: string; code?: string } | null = null;
 
   constructor(threadId: string, runId: string) {
@@ -118,6 +125,20 @@ export class AguiRun {
           | null
           | undefined;
         this.#pending = pending ? [pending.call_id, ...pending.queued] : [];
+        this.#result = { content: p.content ?? null, model: p.model, message_id: p.message_id };
+        const usage = p.usage as {
+          input_tokens?: number;
+          output_tokens?: number;
+          total_tokens?: number;
+        } | null;
+        if (usage) {
+          this.#usage = [{
+            model: String(p.model),
+            inputTokens: usage.input_tokens,
+            outputTokens: usage.output_tokens,
+            totalTokens: usage.total_tokens,
+          }];
+        }
         if (p.error) {
           this.#failure = {
             message: String(p.error),
@@ -167,6 +188,8 @@ export class AguiRun {
         threadId: this.#threadId,
         runId: this.#runId,
         outcome,
+        ...(this.#result ? { result: this.#result } : {}),
+        ...(this.#usage ? { usage: this.#usage } : {}),
       });
     }
     return out;

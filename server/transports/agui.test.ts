@@ -19,8 +19,14 @@ test("an HttpAgent runs a text turn and gets the AG-UI event stream", async () =
   });
   const agent = new HttpAgent({ url: `${rt.url}/api/agui`, threadId: "ag1" });
   const types: string[] = [];
+  let finished: Record<string, unknown> | undefined;
   agent.addMessage({ id: "u1", role: "user", content: "hi" });
-  await agent.runAgent({ runId: "run-1" }, { onEvent: ({ event }) => void types.push(event.type) });
+  await agent.runAgent({ runId: "run-1" }, {
+    onEvent: ({ event }) => {
+      types.push(event.type);
+      if (event.type === "RUN_FINISHED") finished = event as unknown as Record<string, unknown>;
+    },
+  });
   assert.deepEqual(types, [
     "RUN_STARTED",
     "REASONING_START",
@@ -38,6 +44,12 @@ test("an HttpAgent runs a text turn and gets the AG-UI event stream", async () =
   const last = agent.messages.at(-1)!;
   assert.equal(last.role, "assistant");
   assert.equal(last.content, "Hello from Tether.");
+  assert.equal((finished?.result as { content: string }).content, "Hello from Tether.");
+  const usage = finished?.usage as { inputTokens: number; outputTokens: number }[];
+  assert.ok(
+    usage[0].inputTokens > 0 && usage[0].outputTokens > 0,
+    "RUN_FINISHED carries the usage",
+  );
   await rt.close();
 });
 
