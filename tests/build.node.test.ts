@@ -1,6 +1,6 @@
 /**
  * The npm build (`scripts/build.ts`) as a user meets it: the package is built
- * into a temporary `node_modules/tether/`, then plain Node (no tsx) imports
+ * into a temporary `node_modules/@tether/tether/`, then plain Node (no tsx) imports
  * its exports by name, esbuild resolves the browser entries, and TypeScript
  * checks a consumer against the declaration files. Node only: the build
  * spawns tsc and Node.
@@ -45,7 +45,7 @@ function run(cmd: string, args: string[]): Promise<{ code: number | null; out: s
 
 before(async () => {
   tmp = await mkdtemp(join(tmpdir(), "tether-build-"));
-  pkgDir = join(tmp, "node_modules", "tether");
+  pkgDir = join(tmp, "node_modules", "@tether", "tether");
   await mkdir(pkgDir, { recursive: true });
   await copyFile(join(root, "package.json"), join(pkgDir, "package.json"));
   // The package's dependencies resolve from its own node_modules, as after an install.
@@ -91,12 +91,12 @@ test("plain Node imports the server, protocol and kv exports by package name and
   await writeFile(
     join(tmp, "check.mjs"),
     `
-const want = { tether: "createRuntime", "tether/protocol": "parseHostContext", "tether/kv": "memoryStore" };
+const want = { "@tether/tether": "createRuntime", "@tether/tether/protocol": "parseHostContext", "@tether/tether/kv": "memoryStore" };
 for (const [specifier, name] of Object.entries(want)) {
   const mod = await import(specifier);
   if (typeof mod[name] !== "function") throw new Error(specifier + " does not export the function " + name);
 }
-const { createRuntime } = await import("tether");
+const { createRuntime } = await import("@tether/tether");
 const app = createRuntime({ storeUrl: "memory:", model: "offline" });
 const res = await app.request("/health");
 await app.close();
@@ -129,12 +129,12 @@ test("TypeScript checks a consumer against the declaration files without errors 
   await writeFile(
     join(tmp, "consumer.ts"),
     `
-import { createRuntime, type TetherApp } from "tether";
-import { parseHostContext } from "tether/protocol";
-import { createHost } from "tether/client";
-import { TetherChat } from "tether/elements";
-import "tether/elements/define";
-import { memoryStore, type Store } from "tether/kv";
+import { createRuntime, type TetherApp } from "@tether/tether";
+import { parseHostContext } from "@tether/tether/protocol";
+import { createHost } from "@tether/tether/client";
+import { TetherChat } from "@tether/tether/elements";
+import "@tether/tether/elements/define";
+import { memoryStore, type Store } from "@tether/tether/kv";
 
 export const app: TetherApp = createRuntime({ storeUrl: "memory:", model: "offline" });
 export const store: Store = memoryStore();
@@ -173,7 +173,7 @@ export { createHost, parseHostContext, TetherChat };
   ]);
   const errors = out.split("\n").filter((line) => /\): error TS\d+/.test(line));
   const ours = errors.filter((line) =>
-    line.startsWith("consumer.ts") || line.startsWith("node_modules/tether/")
+    line.startsWith("consumer.ts") || line.startsWith("node_modules/@tether/tether/")
   );
   assert.deepEqual(ours, [], out);
   assert.ok(code === 0 || errors.length > 0, `tsc failed without a diagnostic:\n${out}`);
