@@ -204,27 +204,8 @@ export async function readSse(
   }
 }
 
-/**
- * The contract's example context with the select_issue action.
- *
- * @example
- * ```ts
- * await a.ask("assistant_join_session", { session_id: "s1", host_context: ISSUE_CONTEXT });
- * ```
- */
-export const ISSUE_CONTEXT = {
-  version: 1,
-  view: { name: "tasks", description: "The issue list." },
-  actions: [{
-    name: "select_issue",
-    description: "Select an issue in the list.",
-    parameters: {
-      type: "object",
-      properties: { number: { type: "integer" } },
-      required: ["number"],
-    },
-  }],
-};
+/** The contract's example context (one `select_issue` action), shared with the HTTP tests. */
+export { ISSUE_CONTEXT } from "../testing/harness.ts";
 
 /**
  * A short pause.

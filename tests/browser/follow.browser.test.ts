@@ -8,37 +8,17 @@
  * `Last-Event-ID`, repeating and dropping nothing.
  */
 import {
-  createHost,
-  type Host,
-  type HostOptions,
   type HostState,
-  memoryJournal,
   socketIoTransport,
   sseTransport,
   type TransportFactory,
 } from "../../client/mod.ts";
 import { deepEqual, equal, match, ok } from "./_assert.ts";
 import { freshSession, hasSocketIo, runtimeUrls, waitFor } from "./_runtime.ts";
+import { hostOpener, selectIssue, sseStream } from "./_hosts.ts";
 
-const selectIssue = {
-  description: "Select an issue in the list.",
-  parameters: { type: "object", properties: { number: { type: "integer" } }, required: ["number"] },
-};
-
-const hosts: Host[] = [];
-const open = (options: Partial<HostOptions> & { runtimeUrl: string }): Host => {
-  const host = createHost({
-    journal: memoryJournal(),
-    autoConnect: false,
-    webmcp: false,
-    ...options,
-  });
-  hosts.push(host);
-  return host;
-};
-afterEach(() => {
-  for (const host of hosts.splice(0)) host.close();
-});
+const { open, closeAll } = hostOpener();
+afterEach(closeAll);
 
 const transcript = (state: HostState) =>
   state.messages.map((m) =>
@@ -120,24 +100,6 @@ describe("a follower whose stream breaks", () => {
   const realFetch = globalThis.fetch;
   afterEach(() => void (globalThis.fetch = realFetch));
 
-  /** An event stream of `events`, ending with a network error when `cut`. */
-  const stream = (events: [string, Record<string, unknown>][], cut: boolean) =>
-    new Response(
-      new ReadableStream({
-        pull(controller) {
-          const next = events.shift();
-          if (next) {
-            const [name, payload] = next;
-            controller.enqueue(
-              new TextEncoder().encode(
-                `event: ${name}\nid: ${payload.seq}\ndata: ${JSON.stringify(payload)}\n\n`,
-              ),
-            );
-          } else if (cut) controller.error(new TypeError("network connection lost"));
-        },
-      }),
-      { headers: { "content-type": "text/event-stream" } },
-    );
   const json = (body: unknown) =>
     new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
 
@@ -165,13 +127,13 @@ describe("a follower whose stream breaks", () => {
         }));
       }
       if (path === "/api/sessions/s-follow/events" && reads++ === 0) {
-        return Promise.resolve(stream([
+        return Promise.resolve(sseStream([
           ["assistant:status", { type: "agent_status", status: "started", seq: 7 }],
           ["assistant:text_delta", { type: "text_delta", content: "Hel", seq: 8 }],
-        ], true));
+        ], "cut"));
       }
       if (path === "/api/sessions/s-follow/events") {
-        return Promise.resolve(stream([
+        return Promise.resolve(sseStream([
           ["assistant:text_delta", { type: "text_delta", content: "Hel", seq: 8 }],
           ["assistant:text_delta", { type: "text_delta", content: "lo", seq: 9 }],
           ["assistant:final_response", {
@@ -184,7 +146,7 @@ describe("a follower whose stream breaks", () => {
             seq: 10,
           }],
           ["assistant:status", { type: "agent_status", status: "completed", seq: 11 }],
-        ], false));
+        ], "open"));
       }
       return Promise.resolve(
         new Response('{"error":{"type":"not_found","message":"no"}}', { status: 404 }),

@@ -4,37 +4,17 @@
  * stored messages with every call status and the attachments they carried,
  * and `<tether-chat>` renders them; a new session costs one request.
  */
-import {
-  createHost,
-  type Host,
-  type HostOptions,
-  type HostState,
-  memoryJournal,
-} from "../../client/mod.ts";
+import type { Host, HostState } from "../../client/mod.ts";
 import type { TetherChat } from "../../elements/chat.ts";
 import "../../elements/define.ts";
 import { deepEqual, equal, match, ok } from "./_assert.ts";
+import { hostOpener, selectIssue } from "./_hosts.ts";
 import { freshSession, runtimeUrls, sessionMessages, waitFor } from "./_runtime.ts";
 
-const selectIssue = {
-  description: "Select an issue in the list.",
-  parameters: { type: "object", properties: { number: { type: "integer" } }, required: ["number"] },
-};
-
-const hosts: Host[] = [];
+const { open, closeAll } = hostOpener();
 const cleanup: (() => void)[] = [];
-const open = (options: Partial<HostOptions> & { runtimeUrl: string }): Host => {
-  const host = createHost({
-    journal: memoryJournal(),
-    autoConnect: false,
-    webmcp: false,
-    ...options,
-  });
-  hosts.push(host);
-  return host;
-};
 afterEach(() => {
-  for (const host of hosts.splice(0)) host.close();
+  closeAll();
   for (const undo of cleanup.splice(0)) undo();
 });
 

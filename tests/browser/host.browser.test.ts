@@ -5,11 +5,8 @@
  * result re-sent (never re-run) by the next host on the same journal.
  */
 import {
-  createHost,
   type Host,
-  type HostOptions,
   indexedDbJournal,
-  memoryJournal,
   socketIoTransport,
   sseTransport,
   TetherError,
@@ -17,6 +14,7 @@ import {
   type TransportFactory,
 } from "../../client/mod.ts";
 import { deepEqual, equal, match, ok, rejects } from "./_assert.ts";
+import { hostOpener, selectIssue } from "./_hosts.ts";
 import {
   freshSession,
   hasSocketIo,
@@ -26,26 +24,8 @@ import {
   waitFor,
 } from "./_runtime.ts";
 
-const selectIssue = {
-  description: "Select an issue in the list.",
-  parameters: { type: "object", properties: { number: { type: "integer" } }, required: ["number"] },
-};
-
-const hosts: Host[] = [];
-const open = (options: Partial<HostOptions> & { runtimeUrl: string }): Host => {
-  const host = createHost({
-    journal: memoryJournal(),
-    autoConnect: false,
-    webmcp: false,
-    sessionId: freshSession("host"),
-    ...options,
-  });
-  hosts.push(host);
-  return host;
-};
-afterEach(() => {
-  for (const host of hosts.splice(0)) host.close();
-});
+const { open, closeAll } = hostOpener(() => ({ sessionId: freshSession("host") }));
+afterEach(closeAll);
 
 /** Records the events of a host, by name. */
 const record = (host: Host, names: (keyof TetherEventMap)[]) => {

@@ -18,6 +18,7 @@ import {
 } from "../../client/mod.ts";
 import { readEventStream } from "../../client/_sse.ts";
 import { deepEqual, equal, match, ok, throws } from "./_assert.ts";
+import { sseStream } from "./_hosts.ts";
 
 const call = (args: Record<string, unknown>, tool_name = "select_issue") => ({
   call_id: "c1",
@@ -319,27 +320,6 @@ describe("SSE transport", () => {
   const realFetch = globalThis.fetch;
   afterEach(() => void (globalThis.fetch = realFetch));
 
-  /** An event stream of `events`; `cut` ends it with a network error instead of a clean end. */
-  const stream = (events: [string, Record<string, unknown>][], cut: boolean) =>
-    new Response(
-      new ReadableStream({
-        // One event per pull, so the reader sees every event before the cut.
-        pull(controller) {
-          const next = events.shift();
-          if (next) {
-            const [name, payload] = next;
-            controller.enqueue(
-              new TextEncoder().encode(
-                `event: ${name}\nid: ${payload.seq}\ndata: ${JSON.stringify(payload)}\n\n`,
-              ),
-            );
-          } else if (cut) controller.error(new TypeError("network connection lost"));
-          else controller.close();
-        },
-      }),
-      { headers: { "content-type": "text/event-stream" } },
-    );
-
   it("resumes a stream cut mid-turn from Last-Event-ID, repeating and dropping nothing", async () => {
     const requests: { url: string; lastEventId: string | null }[] = [];
     const final = {
@@ -358,18 +338,18 @@ describe("SSE transport", () => {
       const url = String(input);
       requests.push({ url, lastEventId: new Headers(init?.headers).get("last-event-id") });
       if (url.endsWith("/api/chat")) {
-        return stream([
+        return sseStream([
           ["assistant:status", { type: "agent_status", status: "started", seq: 1 }],
           ["assistant:text_delta", { type: "text_delta", content: "Hel", seq: 2 }],
-        ], true);
+        ], "cut");
       }
       if (url.endsWith("/events")) {
-        return stream([
+        return sseStream([
           ["assistant:text_delta", { type: "text_delta", content: "Hel", seq: 2 }],
           ["assistant:text_delta", { type: "text_delta", content: "lo", seq: 3 }],
           ["assistant:final_response", final],
           ["assistant:status", { type: "agent_status", status: "completed", seq: 5 }],
-        ], false);
+        ], "close");
       }
       return new Response('{"error":{"type":"not_found","message":"no"}}', { status: 404 });
     };
