@@ -1,6 +1,7 @@
 /**
- * web-test-runner: every `*.browser.test.ts` runs in headless Debian Chromium
- * (never a downloaded browser) against a real runtime that the setup starts
+ * web-test-runner: every `*.browser.test.ts` runs in headless Chromium (from
+ * CHROME_PATH, the system, or the @sparticuz/chromium devDependency; see
+ * tests/browser/chromium.mjs) against a real runtime that the setup starts
  * on loopback (offline model, memory store) and stops at the end.
  *
  * The test pages reach the runtime two ways: directly (its URL, another
@@ -10,18 +11,13 @@
  *
  * Run: `node node_modules/@web/test-runner/dist/bin.js --config web-test-runner.config.mjs`
  */
-import { existsSync } from "node:fs";
-import process from "node:process";
 import { esbuildPlugin } from "@web/dev-server-esbuild";
 import { playwrightLauncher } from "@web/test-runner-playwright";
 import { proxyRequest, proxyUpgrade, RUNTIME_PATHS } from "./tests/browser/proxy.mjs";
 import { spawnRuntime } from "./tests/browser/spawn_runtime.mjs";
-import { CHROMIUM, CHROMIUM_ARGS } from "./tests/browser/chromium.mjs";
+import { CHROMIUM_ARGS, findChromium } from "./tests/browser/chromium.mjs";
 
-if (!existsSync(CHROMIUM)) {
-  console.log(`SKIPPED: browser tests: ${CHROMIUM} not found (apt-get install chromium)`);
-  process.exit(process.env.CI === "true" ? 1 : 0);
-}
+const browser = await findChromium();
 
 /** @type {Awaited<ReturnType<typeof spawnRuntime>> | undefined} */
 let runtime;
@@ -77,7 +73,12 @@ export default {
   browsers: [
     playwrightLauncher({
       product: "chromium",
-      launchOptions: { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS },
+      launchOptions: {
+        executablePath: browser.path,
+        env: browser.env,
+        headless: true,
+        args: CHROMIUM_ARGS,
+      },
     }),
   ],
 };

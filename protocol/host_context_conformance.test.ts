@@ -1,4 +1,4 @@
-// Runs every case of the shared host_context conformance file.
+// Runs every case of the host_context conformance vectors (tests/conformance/host-context.json).
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { test } from "node:test";
@@ -15,7 +15,7 @@ interface Case {
   message_includes?: string;
 }
 
-const file = new URL("../../shared/conformance/host-context.json", import.meta.url);
+const file = new URL("../tests/conformance/host-context.json", import.meta.url);
 const { cases } = JSON.parse(await readFile(file, "utf8")) as { cases: Case[] };
 
 // Objects match key by key; arrays element by element with equal length; the rest strictly.

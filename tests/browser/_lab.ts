@@ -1,43 +1,27 @@
 // deno-lint-ignore-file no-explicit-any -- JSON read back from the runtime and the page
 /**
  * For the tests that reload pages or restart the runtime (node:test driving
- * Debian Chromium through playwright-core): the lab page bundled with
+ * Chromium through playwright-core; which Chromium: tests/browser/chromium.mjs): the lab page bundled with
  * esbuild, served on loopback next to a proxy to the runtime, and Chromium.
  *
  * @module
  */
 import { build } from "esbuild";
-import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium } from "playwright-core";
 import { proxyRequest, proxyUpgrade, RUNTIME_PATHS } from "./proxy.mjs";
 
-import { CHROMIUM, CHROMIUM_ARGS } from "./chromium.mjs";
+import { CHROMIUM_ARGS, findChromium } from "./chromium.mjs";
 
-export { CHROMIUM };
-
-/** Why the browser tests cannot run here, or undefined when they can. */
-export function browserMissing(): string | undefined {
-  if (existsSync(CHROMIUM)) return undefined;
-  const why = `${CHROMIUM} not found`;
-  console.log(`SKIPPED: browser tests: ${why}`);
-  if (process.env.CI === "true") throw new Error(`browser tests cannot run in CI: ${why}`);
-  return why;
-}
-
-/** Headless Debian Chromium, with the flags this machine's closed network needs. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+/** Headless Chromium, with the flags this machine's closed network needs. */
+export async function launchChromium(): Promise<Browser> {
+  const { path, env } = await findChromium();
+  return chromium.launch({ executablePath: path, env, headless: true, args: CHROMIUM_ARGS });
 }
 
 /**

@@ -1,6 +1,6 @@
 // deno-lint-ignore-file no-explicit-any -- the page's test hooks
 /**
- * `<tether-chat>` on real pages (node:test driving Debian Chromium, a real
+ * `<tether-chat>` on real pages (node:test driving Chromium, a real
  * runtime): a reloaded page shows the conversation so far, with each call's
  * status and the image the user sent; a second page on the same session
  * follows a turn the first page started, over SSE and over Socket.IO, and
@@ -13,12 +13,11 @@ import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { spawnRuntime } from "./spawn_runtime.mjs";
-import { browserMissing, launchChromium, messages, startLab, until } from "./_lab.ts";
+import { launchChromium, messages, startLab, until } from "./_lab.ts";
 
-const missing = browserMissing();
 const OUTPUT = fileURLToPath(new URL("../../test-output/", import.meta.url));
 
-describe("<tether-chat> on real pages", { skip: missing }, () => {
+describe("<tether-chat> on real pages", () => {
   let runtime: Awaited<ReturnType<typeof spawnRuntime>>;
   let lab: Awaited<ReturnType<typeof startLab>>;
   let browser: Browser;

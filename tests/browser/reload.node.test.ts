@@ -8,9 +8,7 @@ import process from "node:process";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { spawnRuntime } from "./spawn_runtime.mjs";
-import { browserMissing, launchChromium, messages, sessionInfo, startLab, until } from "./_lab.ts";
-
-const missing = browserMissing();
+import { launchChromium, messages, sessionInfo, startLab, until } from "./_lab.ts";
 
 interface Run {
   name: string;
@@ -18,7 +16,7 @@ interface Run {
   phase: string;
 }
 
-describe("a reload in the middle of a host call", { skip: missing }, () => {
+describe("a reload in the middle of a host call", () => {
   let runtime: Awaited<ReturnType<typeof spawnRuntime>>;
   let lab: Awaited<ReturnType<typeof startLab>>;
   let browser: Browser;

@@ -12,11 +12,9 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { spawnRuntime } from "./spawn_runtime.mjs";
-import { browserMissing, launchChromium, messages, sessionInfo, startLab, until } from "./_lab.ts";
+import { launchChromium, messages, sessionInfo, startLab, until } from "./_lab.ts";
 
-const missing = browserMissing();
-
-describe("a runtime restart while a host call is pending", { skip: missing }, () => {
+describe("a runtime restart while a host call is pending", () => {
   let dir: string;
   let runtime: Awaited<ReturnType<typeof spawnRuntime>> | undefined;
   let lab: Awaited<ReturnType<typeof startLab>>;

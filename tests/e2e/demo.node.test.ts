@@ -6,33 +6,22 @@
  * files an issue after the user applies its preview, and a reload shows the
  * conversation again; screenshots of each result go to test-output/.
  *
- * Needs /usr/bin/chromium (never downloads a browser): without it the suite
- * says SKIPPED, and fails when CI=true.
+ * Chromium comes from CHROME_PATH, the system or the @sparticuz/chromium
+ * devDependency (tests/browser/chromium.mjs); a test never downloads one.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import process from "node:process";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
-import { CHROMIUM, launchChromium } from "../browser/_lab.ts";
+import { launchChromium } from "../browser/_lab.ts";
 import { buildDemo } from "../../scripts/build-demo.ts";
 import { type Started, startNode } from "../../server/runtime/node.ts";
 
 const OUTPUT = fileURLToPath(new URL("../../test-output/", import.meta.url));
-const missing = !existsSync(CHROMIUM);
-
-if (missing) {
-  console.log(`SKIPPED: demo end-to-end: ${CHROMIUM} not found (apt-get install chromium)`);
-  if (process.env.CI === "true") {
-    test("Chromium is installed (required when CI=true)", () =>
-      assert.fail(`${CHROMIUM} not found`));
-  }
-}
-
-describe("the demo end to end", { skip: missing ? `${CHROMIUM} not found` : false }, () => {
+describe("the demo end to end", () => {
   let runtime: Started;
   let browser: Browser;
   let page: Page;
