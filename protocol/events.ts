@@ -10,6 +10,7 @@ import type { CancelSession, JoinSession } from "./client_payloads.ts";
 import type { ErrorType } from "./error_type.ts";
 import type { FinalResponse } from "./final_response.ts";
 import type { MessageBodyInput } from "./message_body.ts";
+import type { Approval, DisplayCard, Verb } from "./pending_kinds.ts";
 
 /**
  * The Socket.IO namespace of the assistant.
@@ -137,6 +138,10 @@ export interface ToolCallEvent extends Sequenced {
   arguments: Record<string, unknown>;
   call_id: string;
   category: ToolCategory;
+  /** A remote tool's verb. */
+  verb?: Verb;
+  /** Set when the policy gate holds the call until a person approves it. */
+  approval?: Approval;
 }
 
 /**
@@ -155,10 +160,14 @@ export interface ToolResultEvent extends Sequenced {
   output: unknown;
   call_id: string;
   duration_ms?: number;
+  /** Preview cards of a remote tool's result, sanitised as the remote tools contract says. */
+  display?: DisplayCard[];
 }
 
 /**
- * `assistant:tool_error`: a tool failed.
+ * `assistant:tool_error`: a tool failed, the user declined it (`declined`:
+ * recorded as cancelled, shown neutrally), or the policy gate denied it
+ * (`policy: "deny"`, `error` is the reason).
  *
  * @example
  * ```ts
@@ -172,6 +181,10 @@ export interface ToolErrorEvent extends Sequenced {
   tool_name: string;
   error: string;
   call_id: string;
+  /** The user cancelled the action: not a failure. */
+  declined?: boolean;
+  /** The policy gate refused the call; `error` says why. */
+  policy?: "deny";
 }
 
 /**

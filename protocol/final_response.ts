@@ -6,10 +6,12 @@
  */
 import type { ErrorType } from "./error_type.ts";
 import type { Sequenced } from "./events.ts";
+import type { PendingKind } from "./pending_kinds.ts";
 
 /**
- * A host call the turn ended on; `queued` holds the call ids of the other host calls
- * from the same model response, handed over one at a time.
+ * A call the turn ended on; `queued` holds the call ids of the other host calls
+ * from the same model response, handed over one at a time. `waiting_for` says
+ * who must act: the host, the user (a remote action's preview) or an approver.
  *
  * @example
  * ```ts
@@ -18,7 +20,7 @@ import type { Sequenced } from "./events.ts";
  * };
  * ```
  */
-export interface PendingToolCall {
+export interface PendingToolCall extends PendingKind {
   tool_name: string;
   call_id: string;
   arguments: Record<string, unknown>;

@@ -37,6 +37,7 @@ export * from "./message_config.ts";
 export * from "./client_payloads.ts";
 export * from "./events.ts";
 export * from "./final_response.ts";
+export * from "./pending_kinds.ts";
 export * from "./error_type.ts";
 export * from "./chat_result.ts";
 export * from "./session_view.ts";

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { PendingKind } from "./pending_kinds.ts";
 
 /**
  * Where a recorded tool call stands: the live `running` and `pending`, then
@@ -23,7 +24,8 @@ export type CallStatus =
   | "unknown";
 
 /**
- * The host call a session waits on; stored with the session, so it survives a restart.
+ * The call a session waits on (a host call, a remote action's preview, or a
+ * held call); stored with the session, so it survives a restart.
  *
  * @example
  * ```ts
@@ -36,7 +38,7 @@ export type CallStatus =
  * };
  * ```
  */
-export interface PendingAction {
+export interface PendingAction extends PendingKind {
   /** The call id a continuation must answer. */
   tool_call_id: string;
   /** The host action the model called. */
