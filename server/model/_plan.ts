@@ -92,6 +92,13 @@ function forcedCall(
   return [{ name: actions[0].name, input: fillArguments(actions[0].schema, text) }];
 }
 
+/**
+ * The planner reads only this many characters of the latest message: naming
+ * an action happens at the start of a request, and a bounded prefix keeps the
+ * work per call small whatever the message's length.
+ */
+export const PLANNER_SCAN_CHARS = 4_096;
+
 // About four characters per token, like the input count in _prompt.ts.
 function roughTokens(chars: number): number {
   return Math.max(1, Math.ceil(chars / 4));
@@ -110,9 +117,10 @@ function roughTokens(chars: number): number {
 export function plan(options: LanguageModelV3CallOptions): Plan {
   const prompt = readPrompt(options.prompt);
   const actions = offeredActions(options);
-  let named = namedCalls(prompt.text, actions);
+  const scanned = prompt.text.slice(0, PLANNER_SCAN_CHARS);
+  let named = namedCalls(scanned, actions);
   if (named.length === 0 && prompt.results.length === 0) {
-    named = forcedCall(options, actions, prompt.text);
+    named = forcedCall(options, actions, scanned);
   }
   if (named.length > 0) {
     const calls = named.map((c, i) => ({
