@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: prints every figure; never passes or fails on time.
- * Run one part with `npm run bench -- core` (core, transports, stores, sizes, screenshot).
+ * Run one part with `npm run bench -- core` (core, transports, stores, load, sizes, screenshot).
  *
  * @module
  */
@@ -8,6 +8,7 @@ import process from "node:process";
 import { benchCore } from "./core.ts";
 import { benchTransports } from "./transports.ts";
 import { benchStores } from "./stores.ts";
+import { benchLoad } from "./load.ts";
 import { benchScreenshot } from "./screenshot.ts";
 import { report as reportSdkSize } from "../scripts/size.ts";
 import { reportElements } from "../scripts/size-elements.ts";
@@ -15,6 +16,7 @@ import { reportElements } from "../scripts/size-elements.ts";
 const parts: Record<string, () => Promise<unknown>> = {
   core: benchCore,
   stores: benchStores,
+  load: benchLoad,
   transports: benchTransports,
   sizes: async () => {
     console.log("\n## Bundle sizes (esbuild, minified, gzip -9)\n");

@@ -1,0 +1,63 @@
+/**
+ * One server process of `npm run bench -- load`: the floor
+ * (`LOAD_TARGET=floor`) or the runtime over one store (`memory`, `denokv`,
+ * `redis`, `postgres`), with a scripted model that makes a first message pend
+ * `select_issue`. Prints `{"url", "pid"}` as one JSON line once it listens.
+ *
+ * Its stdin is a small debug channel: the line `cpu` answers
+ * `{"cpu": <user+system µs of this process>}`, so the bench reads the
+ * server's own CPU time around each round; stdin closing stops the process.
+ *
+ * Variables: `LOAD_TARGET`, `LOAD_STORE_URL` (Deno KV path, or the Redis or
+ * Postgres URL), `LOAD_NAMESPACE` (Redis namespace or Postgres table).
+ *
+ * @module
+ */
+import process from "node:process";
+import { createInterface } from "node:readline";
+import { pendScript } from "../tests/multiprocess/_scripts.ts";
+import { startFloor } from "./_load_floor.ts";
+
+const target = process.env.LOAD_TARGET ?? "memory";
+const storeUrl = process.env.LOAD_STORE_URL ?? "";
+const namespace = process.env.LOAD_NAMESPACE || undefined;
+
+async function start(): Promise<{ url: string; close(): Promise<void> }> {
+  const model = pendScript("load");
+  if (target === "floor") return await startFloor(model);
+  const { startNode } = await import("../server/runtime/node.ts");
+  const { openStore } = await import("../tests/multiprocess/_stores.ts");
+  const store = target === "memory"
+    ? (await import("../server/kv/memory.ts")).memoryStore()
+    : target === "denokv"
+    ? await (await import("../server/kv/denokv.ts")).denoKvStore(storeUrl)
+    : await openStore(storeUrl, namespace);
+  return await startNode({
+    port: 0,
+    env: {},
+    store,
+    model,
+    modelName: "scripted",
+    warn: (message) => console.error(`[load ${target}] ${message}`),
+  });
+}
+
+const server = await start();
+console.log(JSON.stringify({ url: server.url, pid: process.pid }));
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  setTimeout(() => process.exit(1), 3_000).unref();
+  await server.close().catch((error) => console.error(`[load ${target}] close: ${error}`));
+  process.exit(0);
+};
+const lines = createInterface({ input: process.stdin });
+lines.on("line", (line) => {
+  if (line.trim() !== "cpu") return;
+  const { user, system } = process.cpuUsage();
+  console.log(JSON.stringify({ cpu: user + system }));
+});
+lines.on("close", stop);
+process.on("SIGTERM", stop);

@@ -1,0 +1,195 @@
+/**
+ * `npm run bench -- load`: server CPU per turn under load, measured from
+ * outside. Each server (the floor of `_load_floor.ts`, then the runtime over
+ * memory, Deno KV, Redis and Postgres) runs as a process of its own; a
+ * separate load process sends first messages that pend a host call on fresh
+ * sessions, `LOAD_SESSIONS` (200) at a time, in rounds of `LOAD_TURNS` (400).
+ * The first round meets a fresh process; then `LOAD_ROUNDS` (3) warm rounds.
+ * CPU per turn is the server process's own user+system time over a round
+ * divided by its turns, the least of the warm rounds (CPU time is steady on
+ * a busy machine where wall time is not).
+ *
+ * `LOAD_TARGETS=floor,denokv` runs a subset (the floor always runs);
+ * `LOAD_PROF=<dir>` writes a `--cpu-prof` profile of each server there.
+ *
+ * @module
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { createInterface, type Interface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { dropNamespace, freshNamespace, sharedStores } from "../tests/multiprocess/_stores.ts";
+import { percentile, table } from "./_stats.ts";
+
+const SESSIONS = Number(process.env.LOAD_SESSIONS ?? 200);
+const TURNS = Number(process.env.LOAD_TURNS ?? 400);
+const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 3);
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+/** A child process spoken to in JSON lines. */
+interface Peer {
+  child: ChildProcess;
+  next(): Promise<Record<string, unknown>>;
+  send(line: string): void;
+  stop(): Promise<void>;
+}
+
+function peer(file: string, env: Record<string, string>, nodeFlags: string[] = []): Peer {
+  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", here(file)], {
+    env: { ...process.env, ...env },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const lines: Interface = createInterface({ input: child.stdout! });
+  const queue: string[] = [];
+  const waiting: ((line: string | null) => void)[] = [];
+  lines.on("line", (line) => {
+    const w = waiting.shift();
+    if (w) w(line);
+    else queue.push(line);
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  exited.then(() => waiting.splice(0).forEach((w) => w(null)));
+  return {
+    child,
+    async next() {
+      const line = queue.shift() ??
+        await new Promise<string | null>((resolve) => waiting.push(resolve));
+      if (line === null) throw new Error(`${file} exited before answering`);
+      return JSON.parse(line);
+    },
+    send: (line) => child.stdin!.write(`${line}\n`),
+    async stop() {
+      child.stdin!.end();
+      await exited;
+    },
+  };
+}
+
+/** One round as the bench sees it. */
+interface RoundResult {
+  failed: number;
+  cpuMs: number;
+  wallMs: number;
+  latencies: number[];
+}
+
+async function runRound(server: Peer, client: Peer, url: string, tag: string) {
+  server.send("cpu");
+  const before = (await server.next()).cpu as number;
+  client.send(JSON.stringify({ url, turns: TURNS, sessions: SESSIONS, tag }));
+  const out = await client.next();
+  server.send("cpu");
+  const after = (await server.next()).cpu as number;
+  if ((out.error_count as number) > 0) {
+    console.error(`${tag}: ${out.error_count} turns failed, e.g. ${JSON.stringify(out.errors)}`);
+  }
+  return {
+    failed: out.error_count as number,
+    cpuMs: (after - before) / 1000,
+    wallMs: out.wall_ms as number,
+    latencies: out.latencies as number[],
+  } satisfies RoundResult;
+}
+
+/** Fresh round, then the warm rounds, against one server process. */
+async function measure(client: Peer, target: string, env: Record<string, string>) {
+  const prof = process.env.LOAD_PROF;
+  const flags = prof
+    ? ["--cpu-prof", `--cpu-prof-dir=${prof}`, `--cpu-prof-name=${target}.cpuprofile`]
+    : [];
+  const server = peer("./_load_server.ts", { ...env, LOAD_TARGET: target }, flags);
+  try {
+    const { url } = await server.next() as { url: string };
+    const run = crypto.randomUUID().slice(0, 8);
+    const fresh = await runRound(server, client, url, `${run}-fresh`);
+    const warm: RoundResult[] = [];
+    for (let r = 0; r < ROUNDS; r++) warm.push(await runRound(server, client, url, `${run}-${r}`));
+    return { fresh, warm };
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * Prints the load table: CPU ms per turn, ratio to the floor, turns/s, p50/p99, first-round penalty.
+ *
+ * @example
+ * ```ts
+ * await benchLoad();
+ * ```
+ */
+export async function benchLoad(): Promise<void> {
+  const wanted = (process.env.LOAD_TARGETS ?? "floor,memory,denokv,redis,postgres").split(",");
+  const client = peer("./_load_client.ts", {});
+  const dir = await mkdtemp(join(tmpdir(), "tether-bench-load-"));
+  const rows: string[][] = [];
+  const notes: string[] = [];
+  let floorCpu = NaN;
+  const add = async (label: string, target: string, env: Record<string, string> = {}) => {
+    const { fresh, warm } = await measure(client, target, env);
+    const best = Math.min(...warm.map((w) => w.cpuMs)) / TURNS;
+    if (target === "floor") floorCpu = best;
+    const walls = warm.map((w) => w.wallMs).sort((a, b) => a - b);
+    const wall = walls[Math.floor(walls.length / 2)];
+    const latencies = warm.flatMap((w) => w.latencies);
+    const warmCpu = warm.map((w) => w.cpuMs).sort((a, b) => a - b)[Math.floor(warm.length / 2)];
+    rows.push([
+      label,
+      `${best.toFixed(2)} ms`,
+      `${(best / floorCpu).toFixed(2)}x`,
+      (TURNS / (wall / 1000)).toFixed(0),
+      `${percentile(latencies, 50).toFixed(0)} ms`,
+      `${percentile(latencies, 99).toFixed(0)} ms`,
+      `${(fresh.wallMs / wall).toFixed(2)}x wall, ${(fresh.cpuMs / warmCpu).toFixed(2)}x CPU`,
+    ]);
+    const failed = [fresh, ...warm].reduce((n, r) => n + r.failed, 0);
+    if (failed) {
+      notes.push(`${label}: ${failed} turns failed (see above); its figures include them`);
+    }
+  };
+  try {
+    await add("floor: Hono + one streamText", "floor");
+    if (wanted.includes("memory")) await add("Tether, memory", "memory");
+    if (wanted.includes("denokv")) {
+      await add("Tether, Deno KV file", "denokv", { LOAD_STORE_URL: join(dir, "store.db") });
+    }
+    for (const shared of sharedStores()) {
+      if (!wanted.includes(shared.kind)) continue;
+      if (!shared.url) {
+        notes.push(`SKIPPED ${shared.kind}: ${shared.variable} is not set`);
+        continue;
+      }
+      const namespace = freshNamespace();
+      try {
+        await add(`Tether, ${shared.kind}`, shared.kind, {
+          LOAD_STORE_URL: shared.url,
+          LOAD_NAMESPACE: namespace,
+        });
+      } finally {
+        await dropNamespace(shared.url, namespace);
+      }
+    }
+  } finally {
+    await client.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+  console.log(
+    `\n## Load: ${SESSIONS} concurrent sessions, first messages that pend a host call, ` +
+      `server CPU per turn (least of ${ROUNDS} rounds of ${TURNS})\n`,
+  );
+  table([
+    "server",
+    "CPU per turn",
+    "ratio to the floor",
+    "turns/s",
+    "p50",
+    "p99",
+    "first round of a fresh process",
+  ], rows);
+  for (const note of notes) console.log(`\nNOTE: ${note}`);
+}
+
+if (import.meta.main ?? process.argv[1]?.endsWith("load.ts")) await benchLoad();
