@@ -4,7 +4,7 @@
  * @module
  */
 import * as z from "zod/mini";
-import { idSchema } from "./_id.ts";
+import { sessionIdSchema } from "./_id.ts";
 import { contractObject } from "./_keys.ts";
 import { runSchema, type Wording } from "./_zod_result.ts";
 import { type HostContext, hostContextSchema } from "./host_context.ts";
@@ -39,12 +39,12 @@ export interface CancelSession {
 }
 
 const joinSchema: z.ZodMiniType<JoinSession, unknown> = contractObject({
-  session_id: idSchema("session_id"),
+  session_id: sessionIdSchema(),
   host_context: z.optional(hostContextSchema),
 });
 
 const cancelSchema: z.ZodMiniType<CancelSession, unknown> = contractObject({
-  session_id: idSchema("session_id"),
+  session_id: sessionIdSchema(),
 });
 
 const JOIN: Wording = {

@@ -4,7 +4,7 @@
  * @module
  */
 import * as z from "zod/mini";
-import { idSchema } from "./_id.ts";
+import { idSchema, sessionIdSchema } from "./_id.ts";
 import { contractObject } from "./_keys.ts";
 import { runSchema, type Wording } from "./_zod_result.ts";
 import {
@@ -89,7 +89,7 @@ export type MessageBodyInput =
 
 const fields = contractObject({
   id: z.optional(idSchema("id")),
-  session_id: idSchema("session_id"),
+  session_id: sessionIdSchema(),
   content: z.string(),
   message_type: z._default(z.enum(["standard", "steering"]), "standard"),
   output_mode: z._default(z.enum(["text", "host_tools"]), "text"),

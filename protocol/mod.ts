@@ -24,6 +24,7 @@
  * @module
  */
 export * from "./version.ts";
+export { SESSION_ID, SESSION_ID_RULE } from "./_id.ts";
 export * from "./issues.ts";
 export * from "./host_context.ts";
 export * from "./host_info.ts";

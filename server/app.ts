@@ -7,7 +7,7 @@
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { formatIssues, parseMessageBody } from "../protocol/mod.ts";
+import { formatIssues, parseMessageBody, SESSION_ID, SESSION_ID_RULE } from "../protocol/mod.ts";
 import { resolveOptions, type RuntimeOptions } from "./config.ts";
 import { Engine } from "./engine.ts";
 import { authenticate, originAllowed } from "./http/access.ts";
@@ -19,6 +19,7 @@ import { streamTurn } from "./transports/sse.ts";
 import { corsFor } from "./http/cors.ts";
 import { parseAfter, streamSessionEvents } from "./transports/sse_resume.ts";
 import { runAgui } from "./transports/agui.ts";
+import { registerConfiguredSecrets } from "./secrets.ts";
 
 /** The variables the routes share. */
 export type RuntimeEnv = { Variables: { principal: Principal; engine: Engine } };
@@ -59,13 +60,18 @@ export async function createEngine(options: RuntimeOptions): Promise<Engine> {
  */
 export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp {
   const options = resolveOptions(partial);
+  registerConfiguredSecrets(options);
   let ready: Promise<Engine> | null = null;
   const engine = () => (ready ??= createEngine(options));
   const app = new Hono<RuntimeEnv>();
 
   app.onError((error, c) => {
     if (error instanceof TetherError) return c.json(error.toJSON(), error.status as 400);
-    options.warn(`internal error: ${(error as Error).stack ?? error}`);
+    options.logger.error("internal error on an HTTP request", {
+      method: c.req.method,
+      path: c.req.path,
+      error,
+    });
     return c.json({
       error: {
         type: "internal",
@@ -166,11 +172,8 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
 
 function sid(c: Context<RuntimeEnv>): string {
   const id = c.req.param("id") ?? "";
-  if (id.length < 1 || id.length > 64) {
-    throw validationError("The session id must be 1 to 64 characters.", [{
-      path: "session_id",
-      message: "1..64 characters",
-    }]);
+  if (!SESSION_ID.test(id)) {
+    throw validationError(SESSION_ID_RULE, [{ path: "session_id", message: SESSION_ID_RULE }]);
   }
   return id;
 }

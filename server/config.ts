@@ -11,6 +11,7 @@ import type { BackendTool } from "./tools/backend_tool.ts";
 import type { Authenticate } from "./http/principal.ts";
 import type { PolicyHook } from "./tools/policy.ts";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { createLogger, log, type Logger } from "./log.ts";
 
 /** Per-turn budgets; a request's `config` may only lower them. */
 export interface Limits {
@@ -79,8 +80,10 @@ export interface RuntimeOptions {
   instructions?: string;
   /** Environment the model providers read keys from (default: the process environment). */
   env: Record<string, string | undefined>;
-  /** Where warnings go (default: console.warn). */
+  /** Receives each finished log line (JSON, secrets redacted); default: standard error. */
   warn: (message: string) => void;
+  /** The structured logger every part of the runtime writes to (built from `warn` when absent). */
+  logger: Logger;
 }
 
 /** Default limits. */
@@ -113,6 +116,8 @@ export const DEFAULT_CORS_ORIGINS = [
  * ```
  */
 export function resolveOptions(partial: Partial<RuntimeOptions> = {}): RuntimeOptions {
+  const sink = partial.warn;
+  const logger = partial.logger ?? (sink ? createLogger((line) => sink(line)) : log);
   return {
     model: partial.model ?? "",
     modelName: partial.modelName,
@@ -133,6 +138,7 @@ export function resolveOptions(partial: Partial<RuntimeOptions> = {}): RuntimeOp
     },
     instructions: partial.instructions,
     env: partial.env ?? {},
-    warn: partial.warn ?? ((m) => console.warn(`tether: ${m}`)),
+    warn: (line) => logger.warn(line),
+    logger,
   };
 }

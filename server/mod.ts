@@ -31,3 +31,4 @@ export {
 export type { Authenticate, Principal } from "./http/principal.ts";
 export { TetherError } from "./http/errors.ts";
 export type { SessionEvent } from "./events/hub.ts";
+export { createLogger, type Logger, registerSecret } from "./log.ts";

@@ -7,16 +7,16 @@
 
 import { encodeValue } from "./_codec.ts";
 import type { Listener } from "./store.ts";
+import { log } from "../log.ts";
 
 /** Calls a listener, reporting (not rethrowing) its failure so one bad listener cannot stop the others. */
 export function deliver(listener: Listener, message: unknown): void {
   try {
     listener(message);
   } catch (error) {
-    console.error(
-      "A store subscriber threw; the message was still delivered to the others.",
+    log.error("a store subscriber threw; the message was still delivered to the others", {
       error,
-    );
+    });
   }
 }
 

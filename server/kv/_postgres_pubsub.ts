@@ -8,6 +8,7 @@
  * @module
  */
 
+import { log } from "../log.ts";
 import { Bus } from "./_bus.ts";
 import { assertValue } from "./_codec.ts";
 import type { Background, Sql, Tables } from "./_postgres_sql.ts";
@@ -87,7 +88,7 @@ export class PgPubSub {
         this.#bus.publish(channel, (JSON.parse(row.payload) as [string, unknown])[1]);
       }
     } catch (error) {
-      if (!this.#closed) console.error("Postgres store could not deliver a notification.", error);
+      if (!this.#closed) log.error("Postgres store could not deliver a notification", { error });
     }
   }
 }

@@ -12,6 +12,7 @@
  * @module
  */
 
+import { log } from "../log.ts";
 import type postgres from "postgres";
 
 /** The postgres.js client type used here. */
@@ -82,7 +83,7 @@ export class Background {
   run(query: PromiseLike<unknown>): void {
     const done: Promise<void> = Promise.resolve(query).then(() => {}, (error) => {
       if (!this.#closing) {
-        console.error("Postgres store cleanup failed; it will run again later.", error);
+        log.error("Postgres store cleanup failed; it will run again later", { error });
       }
     }).finally(() => this.#pending.delete(done));
     this.#pending.add(done);

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { log } from "../log.ts";
 import { createClient } from "redis";
 import { deliver } from "./_bus.ts";
 import {
@@ -53,7 +54,7 @@ function connectClient(url: string) {
   const client = createClient({ url });
   client.on(
     "error",
-    (error: Error) => console.error(`Redis store connection error: ${error.message}`),
+    (error: Error) => log.error("Redis store connection error", { error: error.message }),
   );
   return client;
 }
@@ -157,7 +158,7 @@ class RedisStore implements Store {
       const subscriber = this.#client.duplicate();
       subscriber.on(
         "error",
-        (error: Error) => console.error(`Redis store subscriber error: ${error.message}`),
+        (error: Error) => log.error("Redis store subscriber error", { error: error.message }),
       );
       await subscriber.connect();
       return subscriber;

@@ -10,6 +10,7 @@ import { createRuntime, type TetherApp } from "../app.ts";
 import type { RuntimeOptions } from "../config.ts";
 import { optionsFromEnv } from "../env.ts";
 import { startNode } from "./node.ts";
+import { log } from "../log.ts";
 
 declare const Deno: {
   env: { toObject(): Record<string, string> };
@@ -77,5 +78,5 @@ export async function startDeno(
 
 if (import.meta.main) {
   const { url } = await startDeno();
-  console.log(`tether: listening on ${url}`);
+  log.info("tether: listening", { url });
 }

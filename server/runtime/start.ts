@@ -5,22 +5,25 @@
  * @module
  */
 import { startNode } from "./node.ts";
+import { log } from "../log.ts";
 
 // The demo is built fresh on every start; without esbuild (a production install) the runtime starts alone.
 const staticRoot = await import("../../scripts/build-demo.ts").then((m) => m.buildDemo()).catch(
   (error) => {
-    console.warn(
-      `tether: the demo was not built (${(error as Error).message}); serving the runtime only`,
-    );
+    log.warn("the demo was not built; serving the runtime only", {
+      error: (error as Error).message,
+    });
     return undefined;
   },
 );
 const started = await startNode({ staticRoot });
 const engine = await started.app.engine();
-console.log(
-  `tether: listening on ${started.url} (model ${engine.model.name}, store ${engine.store.name})`,
-);
-if (staticRoot) console.log(`tether: the demo is at ${started.url}/`);
+log.info("tether: listening", {
+  url: started.url,
+  model: engine.model.name,
+  store: engine.store.name,
+  ...(staticRoot ? { demo: `${started.url}/` } : {}),
+});
 import process from "node:process";
 const stop = async () => {
   await started.close();

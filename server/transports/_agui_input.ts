@@ -16,6 +16,7 @@ import {
   type MessageBody,
   parseHostContext,
   parseMessageBody,
+  SESSION_ID,
 } from "../../protocol/mod.ts";
 import { validationError } from "../http/errors.ts";
 import { invalid } from "./transport_error.ts";
@@ -162,8 +163,11 @@ export async function planAguiRun(raw: unknown): Promise<AguiPlan> {
   }
   const input = checked.data as RunAgentInput;
   const { threadId, runId, messages } = input;
-  if (threadId.length < 1 || threadId.length > 64) {
-    throw invalid("threadId is the session id and must be 1 to 64 characters.", "threadId");
+  if (!SESSION_ID.test(threadId)) {
+    throw invalid(
+      "threadId is the session id: 1 to 64 letters, digits, '.', '_', ':' or '-'; choose such an id.",
+      "threadId",
+    );
   }
   const context = hostContext(input);
   let first = messages.length;

@@ -56,7 +56,7 @@ export function serveSocket(socket: Socket, engine: Engine, fanout: RoomFanout):
         const answer = await fn(raw);
         ack?.({ ok: true, ...answer });
       } catch (error) {
-        const payload = transportError(error, sessionOf(raw), engine.options.warn);
+        const payload = transportError(error, sessionOf(raw), engine.options.logger);
         socket.emit("assistant:error", payload);
         ack?.({ ok: false, error: payload });
       }

@@ -66,7 +66,7 @@ export async function runAgui(
     send(run.start());
     turn.pipe((event) => run.translate(event).forEach(send), (failure) => {
       finished = true;
-      const error = failure ? transportError(failure.error, sid, engine.options.warn) : null;
+      const error = failure ? transportError(failure.error, sid, engine.options.logger) : null;
       run.finish(error ? { message: error.message, code: error.type } : undefined).forEach(send);
       sink.close();
     });

@@ -97,7 +97,7 @@ export async function attachSocketIo(
       socket.data.principal = await socketPrincipal(access, socket.handshake);
       next();
     } catch (error) {
-      const payload = transportError(error, undefined, engine.options.warn);
+      const payload = transportError(error, undefined, engine.options.logger);
       next(Object.assign(new Error(payload.message), { data: payload }));
     }
   });

@@ -52,7 +52,7 @@ export async function streamTurn(
     signal.addEventListener("abort", turn.stop, { once: true });
     turn.pipe((event) => writeEvent(sink, event), (failure) => {
       if (failure) {
-        const payload = transportError(failure.error, body.session_id, engine.options.warn);
+        const payload = transportError(failure.error, body.session_id, engine.options.logger);
         sink.send({ event: "assistant:error", data: JSON.stringify(payload) });
       }
       sink.close();

@@ -6,6 +6,7 @@
  * @module
  */
 import { TetherError } from "../http/errors.ts";
+import type { Logger } from "../log.ts";
 
 /**
  * The payload of an `assistant:error` that refuses a request (it has no `seq`: it is not a session event).
@@ -38,13 +39,13 @@ const TYPES: Record<string, TransportErrorPayload["type"]> = {
  *
  * @example
  * ```ts
- * socket.emit("assistant:error", transportError(error, "s1", console.warn));
+ * socket.emit("assistant:error", transportError(error, "s1", log));
  * ```
  */
 export function transportError(
   error: unknown,
   sessionId?: string,
-  warn?: (message: string) => void,
+  logger?: Pick<Logger, "error">,
 ): TransportErrorPayload {
   const where = sessionId ? { session_id: sessionId } : {};
   if (error instanceof TetherError) {
@@ -57,7 +58,7 @@ export function transportError(
       ...where,
     };
   }
-  warn?.(`internal error on a streaming transport: ${(error as Error)?.stack ?? error}`);
+  logger?.error("internal error on a streaming transport", { session_id: sessionId, error });
   return {
     type: "internal",
     message: "The runtime failed on this request; it has been logged.",

@@ -125,7 +125,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
           pageScopes: options.pageScopes,
           context,
           outputMode: assistant.output_mode,
-          warn: options.warn,
+          warn: (message) => options.logger.warn(message),
         }),
         signal: controller.signal,
         usage,
@@ -139,7 +139,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
       const cancelled = Object.assign(new Error("cancelled"), { name: "AbortError" });
       failure = classify(controller.signal.aborted ? cancelled : error);
       if (failure.type === "internal") {
-        options.warn(`turn of session ${sid} failed: ${(error as Error)?.stack ?? error}`);
+        options.logger.error("turn failed", { session_id: sid, error });
       }
     }
     live.accepting = false;

@@ -1,0 +1,61 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createLogger, formatLogLine, redact, registerSecret } from "./log.ts";
+import { registerConfiguredSecrets } from "./secrets.ts";
+import { resolveOptions } from "./config.ts";
+
+test("a log line is one JSON object whatever control characters its values carry", () => {
+  const forged = 'x\r\n{"level":"info","msg":"admin logged in"}\u001b[31m\u2028\u0085';
+  const line = formatLogLine("warn", `bad session ${forged}`, { session_id: forged });
+  assert.equal(line.split(/[\r\n\u2028\u2029\u0085]/).length, 1, "no line break survives");
+  assert.ok(!line.includes("\u001b"), "no raw ANSI escape");
+  const parsed = JSON.parse(line);
+  assert.equal(parsed.level, "warn");
+  assert.equal(parsed.session_id, forged, "the value is kept, only escaped");
+});
+
+test("registered secrets are redacted from messages, fields, nested values and errors", () => {
+  registerSecret("sk-live-abcdefghijkl");
+  const lines: string[] = [];
+  const logger = createLogger((line) => lines.push(line));
+  const error = new Error('provider said 401: {"key":"sk-live-abcdefghijkl"}');
+  logger.error("call with sk-live-abcdefghijkl failed", {
+    error,
+    body: { nested: ["sk-live-abcdefghijkl"] },
+  });
+  assert.equal(lines.length, 1);
+  assert.ok(!lines[0].includes("sk-live-abcdefghijkl"), lines[0]);
+  assert.ok(lines[0].includes("[redacted]"));
+});
+
+test("configured keys, tokens and store passwords are secrets; short values are not", () => {
+  registerConfiguredSecrets(resolveOptions({
+    storeUrl: "postgres://app:pg-pass-0987654@db/x",
+    access: {
+      mode: "trusted_local",
+      token: "token-1234567",
+      principalHeader: "",
+      rolesHeader: "",
+      corsOrigins: [],
+    },
+    env: {
+      ANTHROPIC_API_KEY: "ant-key-7777777",
+      ACCESS__ADMIN_TOKEN: "admin-tok-55555",
+      REDIS_URL: "redis://:redis-pw-3333@127.0.0.1:6379",
+      PORT: "7100",
+    },
+  }));
+  const text = redact(
+    "pg-pass-0987654 token-1234567 ant-key-7777777 admin-tok-55555 redis-pw-3333 7100",
+  );
+  assert.equal(text, "[redacted] [redacted] [redacted] [redacted] [redacted] 7100");
+});
+
+test("a runtime given a warn function receives finished, redacted lines", () => {
+  registerSecret("hunter2-secret");
+  const seen: string[] = [];
+  const options = resolveOptions({ warn: (line) => seen.push(line) });
+  options.logger.warn("login with hunter2-secret", { session_id: "s1" });
+  assert.equal(seen.length, 1);
+  assert.deepEqual(JSON.parse(seen[0]).msg, "login with [redacted]");
+});
