@@ -66,7 +66,11 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
   const app = new Hono<RuntimeEnv>();
 
   app.onError((error, c) => {
-    if (error instanceof TetherError) return c.json(error.toJSON(), error.status as 400);
+    if (error instanceof TetherError) {
+      // A body that did not arrive in time leaves the connection in an unknown state: close it.
+      if (error.status === 408) c.header("connection", "close");
+      return c.json(error.toJSON(), error.status as 400);
+    }
     options.logger.error("internal error on an HTTP request", {
       method: c.req.method,
       path: c.req.path,
@@ -117,7 +121,7 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
   });
 
   app.post("/api/chat", async (c) => {
-    const raw = await readJson(c.req.raw, options.limits.maxBodyBytes);
+    const raw = await readJson(c.req.raw, options.limits);
     const parsed = parseMessageBody(raw);
     if (!parsed.ok) throw validationError(formatIssues(parsed.issues), parsed.issues);
     const e = c.get("engine");
@@ -151,7 +155,7 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
     return runAgui(
       c.get("engine"),
       c.get("principal"),
-      await readJson(c.req.raw, options.limits.maxBodyBytes),
+      await readJson(c.req.raw, options.limits),
     );
   });
   app.delete("/api/sessions/:id", async (c) => {

@@ -23,6 +23,14 @@ export interface Limits {
   toolTimeoutMs: number;
   /** Largest request body in bytes (default 32 MiB); larger is a 413 before parsing. */
   maxBodyBytes: number;
+  /** Milliseconds to receive a whole request body (default 30,000); slower is a 408. */
+  bodyTimeoutMs: number;
+  /** Request bodies read at once (default 64); more is a 503 until one finishes. */
+  maxBodyReads: number;
+  /** Deepest nesting of objects and arrays in a request body or Socket.IO payload (default 64). */
+  maxJsonDepth: number;
+  /** Characters of `content` in one message (default 1,000,000); longer is a 413. */
+  maxContentChars: number;
   /** Events kept per session for resuming streams (default 1,000). */
   eventLogSize: number;
   /** Milliseconds a process holds a session's lease without renewing it (default 10,000); shared stores only. */
@@ -92,6 +100,10 @@ export const DEFAULT_LIMITS: Limits = {
   maxToolCalls: 16,
   toolTimeoutMs: 30_000,
   maxBodyBytes: 32 * 1024 * 1024,
+  bodyTimeoutMs: 30_000,
+  maxBodyReads: 64,
+  maxJsonDepth: 64,
+  maxContentChars: 1_000_000,
   eventLogSize: 1_000,
   leaseTtlMs: 10_000,
 };

@@ -9,7 +9,7 @@ import type { HostContext, MessageBody } from "../protocol/mod.ts";
 import type { RuntimeOptions } from "./config.ts";
 import type { Store } from "./kv/store.ts";
 import { EventHub } from "./events/hub.ts";
-import { forbidden, notFound, sessionError, validationError } from "./http/errors.ts";
+import { forbidden, notFound, sessionError, TetherError, validationError } from "./http/errors.ts";
 import { mayAccess, type Principal } from "./http/principal.ts";
 import { KeyedLock } from "./session/lock.ts";
 import type { SessionRecord } from "./session/records.ts";
@@ -108,6 +108,14 @@ export class Engine {
         'The action name "hold" is reserved for silent decisions; rename the action.',
         [{ path: "host_context.actions", message: "hold is reserved" }],
       );
+    }
+    const maxContent = this.options.limits.maxContentChars;
+    if (body.content.length > maxContent) {
+      const message =
+        `content holds ${body.content.length} characters, over the limit of ${maxContent}; send a shorter message (the limit is LIMITS__MAX_CONTENT_CHARS).`;
+      throw new TetherError(413, "payload_too_large", message, {
+        issues: [{ path: "content", message }],
+      });
     }
     const model = this.#modelFor(body.config?.model);
     return this.withSession(body.session_id, () => this.#message(principal, body, model));

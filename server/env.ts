@@ -102,6 +102,10 @@ export function optionsFromEnv(
     ["maxToolCalls", "LIMITS__MAX_TOOL_CALLS"],
     ["toolTimeoutMs", "LIMITS__TOOL_TIMEOUT_MS"],
     ["maxBodyBytes", "LIMITS__MAX_BODY_BYTES"],
+    ["bodyTimeoutMs", "LIMITS__BODY_TIMEOUT_MS"],
+    ["maxBodyReads", "LIMITS__MAX_BODY_READS"],
+    ["maxJsonDepth", "LIMITS__MAX_JSON_DEPTH"],
+    ["maxContentChars", "LIMITS__MAX_CONTENT_CHARS"],
     ["eventLogSize", "LIMITS__EVENT_LOG_SIZE"],
     ["leaseTtlMs", "LIMITS__LEASE_TTL_MS"],
   ];

@@ -1,20 +1,33 @@
 /**
- * Reads a JSON request body under a size cap: 413 before parsing when the
- * body is too big, 400 when it is not JSON.
+ * Reads a JSON request body under limits: a size cap (413 before parsing), a
+ * deadline for the whole body (408, so a client trickling bytes cannot hold
+ * a connection), a cap on bodies being read at once (503), and a nesting
+ * bound (422 naming the field) checked before anything recursive runs.
  *
  * @module
  */
+import type { Limits } from "../config.ts";
 import { TetherError } from "./errors.ts";
+import { assertDepthText, DEFAULT_MAX_JSON_DEPTH } from "./json_depth.ts";
 
-/**
- * Reads and parses the body, refusing more than `maxBytes`.
- *
- * @example
- * ```ts
- * const body = await readJson(request, 32 * 1024 * 1024);
- * ```
- */
-export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
+/** The limits a body is read under; a bare number is the byte cap alone (other limits default). */
+export type BodyLimits = Pick<Limits, "maxBodyBytes"> & Partial<Limits>;
+
+/** Default milliseconds to receive a whole body, `LIMITS__BODY_TIMEOUT_MS`. */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+/** Default bodies read at once per runtime, `LIMITS__MAX_BODY_READS`. */
+export const DEFAULT_MAX_BODY_READS = 64;
+
+// One count of bodies in flight per runtime: its limits object is created once per runtime.
+const inFlight = new WeakMap<object, { count: number }>();
+
+function countFor(limits: object): { count: number } {
+  let entry = inFlight.get(limits);
+  if (!entry) inFlight.set(limits, entry = { count: 0 });
+  return entry;
+}
+
+async function readBytes(request: Request, maxBytes: number, timeoutMs: number) {
   const tooBig = () =>
     new TetherError(
       413,
@@ -27,17 +40,32 @@ export async function readJson(request: Request, maxBytes: number): Promise<unkn
     throw new TetherError(400, "validation", "The request has no body; send a JSON object.");
   }
   const reader = request.body.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() =>
+      reject(
+        new TetherError(
+          408,
+          "request_timeout",
+          `The request body did not arrive within ${timeoutMs} ms; send it at once (the limit is LIMITS__BODY_TIMEOUT_MS).`,
+        ),
+      ), timeoutMs);
+  });
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooBig();
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), deadline]);
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) throw tooBig();
+      chunks.push(value);
     }
-    chunks.push(value);
+  } catch (error) {
+    reader.cancel().catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
   const bytes = new Uint8Array(size);
   let offset = 0;
@@ -45,7 +73,41 @@ export async function readJson(request: Request, maxBytes: number): Promise<unkn
     bytes.set(c, offset);
     offset += c.byteLength;
   }
+  return bytes;
+}
+
+/**
+ * Reads, parses and depth-checks the body under `limits` (the runtime's `Limits`, or a byte cap).
+ *
+ * @example
+ * ```ts
+ * const body = await readJson(request, options.limits);
+ * ```
+ */
+export async function readJson(request: Request, limits: number | BodyLimits): Promise<unknown> {
+  const all: BodyLimits = typeof limits === "number" ? { maxBodyBytes: limits } : limits;
+  const reads = countFor(all);
+  const maxReads = all.maxBodyReads ?? DEFAULT_MAX_BODY_READS;
+  if (reads.count >= maxReads) {
+    throw new TetherError(
+      503,
+      "busy",
+      `The runtime is already receiving ${maxReads} request bodies; retry shortly (the limit is LIMITS__MAX_BODY_READS).`,
+    );
+  }
+  reads.count++;
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBytes(
+      request,
+      all.maxBodyBytes,
+      all.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    );
+  } finally {
+    reads.count--;
+  }
   const text = new TextDecoder().decode(bytes);
+  assertDepthText(text, all.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
   try {
     return JSON.parse(text);
   } catch (error) {

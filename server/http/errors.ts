@@ -13,6 +13,8 @@ export type ErrorType =
   | "session_error"
   | "not_found"
   | "payload_too_large"
+  | "request_timeout"
+  | "busy"
   | "internal";
 
 /**

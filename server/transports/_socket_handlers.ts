@@ -17,6 +17,7 @@ import {
 } from "../../protocol/mod.ts";
 import type { Engine } from "../engine.ts";
 import { validationError } from "../http/errors.ts";
+import { assertDepth } from "../http/json_depth.ts";
 import type { Principal } from "../http/principal.ts";
 import type { RoomFanout } from "./_room_fanout.ts";
 import { assertMayUse, dispatchMessage } from "./dispatch.ts";
@@ -53,6 +54,7 @@ export function serveSocket(socket: Socket, engine: Engine, fanout: RoomFanout):
     socket.on(name, async (...list: unknown[]) => {
       const [raw, ack] = args(list);
       try {
+        assertDepth(raw, engine.options.limits.maxJsonDepth, "the payload");
         const answer = await fn(raw);
         ack?.({ ok: true, ...answer });
       } catch (error) {
