@@ -10,16 +10,9 @@
  */
 import type { Host } from "../client/mod.ts";
 import type { TetherAction, TetherView } from "../elements/mod.ts";
-import { ASSIGNEES, type Issue, LABELS } from "./data.ts";
+import { SDK_ACTIONS } from "./actions.ts";
+import type { Issue } from "./data.ts";
 import type { Tracker } from "./tracker.ts";
-
-const integer = (description: string) => ({ type: "integer", description });
-const schema = (properties: Record<string, unknown>, required: string[] = []) => ({
-  type: "object",
-  properties,
-  required,
-  additionalProperties: false,
-});
 
 const summary = (i: Issue) => ({
   number: i.number,
@@ -36,6 +29,12 @@ const card = (i: Issue) => ({
   subtitle: `${i.state} · ${i.assignee ?? "unassigned"} · ${i.comments} comments`,
   badges: i.labels,
 });
+
+/** Where a changed issue is now, when the filters hide it: said in the result, so the chat says it too. */
+const where = (tracker: Tracker, number: number) =>
+  tracker.visible().some((i) => i.number === number)
+    ? {}
+    : { note: `#${number} is hidden by the current filters` };
 
 const VIEWS = {
   list: "The issue list with its filters and the selected issue's details.",
@@ -97,64 +96,37 @@ export function connectAssistant(
     return { deleted: number };
   };
 
+  const act = (
+    name: keyof typeof SDK_ACTIONS,
+    // deno-lint-ignore no-explicit-any -- arguments arrive checked against the schema
+    handler: (args: any) => unknown,
+  ) => host.action(name, SDK_ACTIONS[name], handler);
+  const shown = () => tracker.visible().map((i) => i.number);
   const disposers = [
     unsubscribe,
     host.navigation([
       { name: "issues", description: "The issue list with filters" },
       { name: "new issue", description: "The form to file a new issue" },
     ]),
-    host.action(
-      "open_issue",
-      {
-        description: "Open an issue on its own page.",
-        parameters: schema({ number: integer("The issue number") }, ["number"]),
-      },
-      (
-        { number },
-      ) => (tracker.open(number, true), { opened: number, display: [card(tracker.get(number))] }),
-    ),
-    host.action(
-      "show_only",
-      {
-        description: "Show only the issues with one label.",
-        parameters: schema({ label: { type: "string", enum: LABELS } }, ["label"]),
-      },
-      (
-        { label },
-      ) => (tracker.setFilter({ label }), { label, shown: tracker.visible().map((i) => i.number) }),
-    ),
-    host.action(
-      "filter_issues",
-      {
-        description:
-          "Filter the issue list by state, label, assignee or text; omitted filters stay as they are.",
-        parameters: schema({
-          state: { type: "string", enum: ["open", "closed", "all"] },
-          label: { type: "string", enum: LABELS },
-          assignee: { type: "string", enum: ASSIGNEES },
-          query: { type: "string", description: "Text the title must contain" },
-        }),
-      },
-      (
-        patch,
-      ) => (tracker.setFilter(patch),
-        { filter: tracker.state.filter, shown: tracker.visible().map((i) => i.number) }),
-    ),
-    host.action("clear_filters", {
-      description: "Show all open issues again.",
-      parameters: schema({}),
-    }, () => (tracker.clearFilters(), { filter: tracker.state.filter })),
-    host.action("change_status", {
-      description: "Close or reopen an issue.",
-      parameters: schema({
-        number: integer("The issue number"),
-        status: { type: "string", enum: ["open", "closed"] },
-      }, ["number", "status"]),
-    }, ({ number, status }) => ({ number, state: tracker.setStatus(number, status).state })),
-    host.action("go_to", {
-      description: "Go to a page of the tracker.",
-      parameters: schema({ page: { type: "string", enum: ["issues", "new issue"] } }, ["page"]),
-    }, ({ page }) => (tracker.go(page === "new issue" ? "new" : "list"), { page })),
+    act("open_issue", ({ number }) => {
+      tracker.open(number, true);
+      return { opened: number, display: [card(tracker.get(number))] };
+    }),
+    act("show_only", ({ label }) => (tracker.setFilter({ label }), { label, shown: shown() })),
+    act("filter_issues", (patch) => {
+      tracker.setFilter(patch);
+      return { filter: tracker.state.filter, shown: shown() };
+    }),
+    act("clear_filters", () => (tracker.clearFilters(), { filter: tracker.state.filter })),
+    act("change_status", ({ number, status }) => {
+      const issue = tracker.setStatus(number, status);
+      return { number, title: issue.title, state: issue.state, ...where(tracker, number) };
+    }),
+    act("assign_issue", ({ number, assignee }) => {
+      const issue = tracker.assign(number, assignee);
+      return { number, title: issue.title, assignee: issue.assignee, ...where(tracker, number) };
+    }),
+    act("go_to", ({ page }) => (tracker.go(page === "new issue" ? "new" : "list"), { page })),
   ];
   return () => disposers.forEach((d) => d());
 }

@@ -15,7 +15,7 @@ import { route } from "./router.ts";
 import { Tracker } from "./tracker.ts";
 
 const params = new URLSearchParams(location.search);
-const tracker = new Tracker();
+const tracker = new Tracker(localStorage);
 const app = document.querySelector<HTMLElement>("#app")!;
 const chat = document.querySelector<TetherChat>("tether-chat")!;
 const view = document.querySelector<TetherView>("tether-view")!;

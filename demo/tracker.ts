@@ -6,6 +6,7 @@
  * @module
  */
 import { type Assignee, type Issue, type IssueState, type Label, seedIssues } from "./data.ts";
+import { loadSaved, type Saved, STORAGE_KEY } from "./saved.ts";
 
 /** The list's filters; `null` means any. */
 export interface Filter {
@@ -39,24 +40,33 @@ export interface NewIssue {
 const ALL: Filter = { label: null, state: "open", assignee: null, query: "" };
 
 /**
- * The tracker: state plus the operations on it.
+ * The tracker: state plus the operations on it. Given a `Storage`
+ * (`localStorage`), it keeps its issues, filters and selection there, so the
+ * page still shows what the assistant did after a reload.
  *
  * @example
  * ```ts
- * const tracker = new Tracker();
+ * const tracker = new Tracker(localStorage);
  * tracker.subscribe(() => render(tracker.state));
  * tracker.setFilter({ label: "bug" });
  * ```
  */
 export class Tracker {
-  #state: TrackerState = {
-    issues: seedIssues(),
-    filter: { ...ALL },
-    selected: null,
-    page: "list",
-    highlight: null,
-  };
+  #state: TrackerState;
   #subscribers = new Set<() => void>();
+  #storage: Pick<Storage, "getItem" | "setItem"> | undefined;
+
+  constructor(storage?: Pick<Storage, "getItem" | "setItem">) {
+    this.#storage = storage;
+    const saved = loadSaved(storage);
+    this.#state = {
+      issues: saved?.issues ?? seedIssues(),
+      filter: { ...ALL, ...saved?.filter },
+      selected: saved?.selected ?? null,
+      page: "list",
+      highlight: null,
+    };
+  }
 
   /** The current state (replace it only through the methods). */
   get state(): TrackerState {
@@ -129,7 +139,17 @@ export class Tracker {
     this.#set({ page });
   }
 
-  /** Files a new issue and selects it. */
+  /** Assigns an issue to someone (or nobody). */
+  assign(number: number, assignee: Assignee | null): Issue {
+    const updated = { ...this.get(number), assignee };
+    this.#set({
+      issues: this.#state.issues.map((i) => (i.number === number ? updated : i)),
+      highlight: number,
+    });
+    return updated;
+  }
+
+  /** Files a new issue and selects it; filters that would hide it are cleared, so it shows in the list. */
   create(fields: NewIssue): Issue {
     const title = fields.title.trim();
     if (!title) throw new Error("a new issue needs a title");
@@ -143,11 +163,17 @@ export class Tracker {
       created: new Date().toISOString().slice(0, 10),
       comments: 0,
     };
+    const f = this.#state.filter;
+    const hidden = f.state === "closed" || (f.label && f.label !== fields.label) ||
+      (f.assignee && f.assignee !== issue.assignee) ||
+      (f.query.trim() &&
+        !`#${issue.number} ${title}`.toLowerCase().includes(f.query.trim().toLowerCase()));
     this.#set({
       issues: [...this.#state.issues, issue],
       selected: issue.number,
       page: "list",
       highlight: issue.number,
+      ...(hidden ? { filter: { ...ALL } } : {}),
     });
     return issue;
   }
@@ -175,6 +201,13 @@ export class Tracker {
 
   #set(patch: Partial<TrackerState>): void {
     this.#state = { ...this.#state, ...patch };
+    const { issues, filter, selected } = this.#state;
+    const saved: Saved = { issues, filter, selected };
+    try {
+      this.#storage?.setItem(STORAGE_KEY, JSON.stringify(saved));
+    } catch {
+      // Storage full or blocked (private mode): the page works, it just forgets on reload.
+    }
     for (const fn of [...this.#subscribers]) fn();
   }
 }

@@ -37,7 +37,7 @@ describe("elements on the runtime", () => {
       ok(root.querySelector('li[data-n="42"]')!.classList.contains("selected"), "the page changed");
       const log = chat.shadowRoot!.querySelector(".log")!;
       await until(
-        () => /Done: select_issue returned/.test(log.textContent!),
+        () => /Done: select issue \(/.test(log.textContent!),
         "the final answer",
         10_000,
       );

@@ -13,13 +13,17 @@
 
 import { truncate } from "./_text.ts";
 
-/** What a host context shows, as far as a summary needs. */
+/** What a host context shows, as far as the planner needs. */
 export interface ContextFacts {
   view?: string;
   description?: string;
-  /** Data entries: a name and, for lists, how many items. */
-  data: { name: string; count?: number }[];
+  /** Data entries: a name, for lists how many items, and the value itself (parsed JSON, or the text). */
+  data: { name: string; count?: number; value?: unknown }[];
+  /** The view's state object, when it has one. */
+  state?: Record<string, unknown>;
   navigation: string[];
+  /** Whether a screenshot of the page is available to look at. */
+  screenshot: boolean;
   /** The block's first line, for a context this reader cannot make sense of. */
   firstLine: string;
 }
@@ -49,14 +53,16 @@ function fromJson(root: Record<string, unknown>, firstLine: string): ContextFact
   const data: ContextFacts["data"] = [];
   if (isRecord(view.data)) {
     for (const [name, value] of Object.entries(view.data)) {
-      data.push(Array.isArray(value) ? { name, count: value.length } : { name });
+      data.push(Array.isArray(value) ? { name, count: value.length, value } : { name, value });
     }
   }
   return {
     view: typeof view.name === "string" ? view.name : undefined,
     description: typeof view.description === "string" ? view.description : undefined,
     data,
+    state: isRecord(view.state) ? view.state : undefined,
     navigation: names(root.navigation),
+    screenshot: false,
     firstLine,
   };
 }
@@ -68,15 +74,27 @@ function keyOf(raw: string): string {
 }
 
 function fromLines(inner: string, firstLine: string): ContextFacts {
-  const facts: ContextFacts = { data: [], navigation: [], firstLine };
+  const facts: ContextFacts = { data: [], navigation: [], screenshot: false, firstLine };
+  // The runtime renders `data:` and then one indented `key: <json>` line per entry.
+  let inData = false;
   for (const line of inner.split("\n")) {
     const m = LINE.exec(line);
     if (!m) continue;
     const key = keyOf(m[1]);
     const value = m[2].trim();
+    const indented = /^\s/.test(line);
+    if (!indented) inData = key === "data" && value === "";
     if (value === "") continue;
     const last = key.split("_").pop() ?? key;
-    if (facts.view === undefined && /^(?:view|page)(?:_name)?$/.test(key)) {
+    if (inData && indented) {
+      const parsed = parseJson(value);
+      const entry = parsed === undefined ? value : parsed;
+      facts.data.push(
+        Array.isArray(entry)
+          ? { name: m[1].trim(), count: entry.length, value: entry }
+          : { name: m[1].trim(), value: entry },
+      );
+    } else if (facts.view === undefined && /^(?:view|page)(?:_name)?$/.test(key)) {
       const obj = parseJson(value);
       if (isRecord(obj)) {
         const inView = fromJson({ view: obj }, firstLine);
@@ -84,18 +102,28 @@ function fromLines(inner: string, firstLine: string): ContextFacts {
         facts.description ??= inView.description;
         facts.data.push(...inView.data);
       } else {
-        facts.view = value;
+        // `view: name - description`, as the runtime renders it.
+        const dash = value.indexOf(" - ");
+        facts.view = dash < 0 ? value : value.slice(0, dash);
+        if (dash >= 0) facts.description ??= value.slice(dash + 3);
       }
     } else if (facts.description === undefined && /^(?:(?:view|page)_)?description$/.test(key)) {
       facts.description = value;
+    } else if (key === "state") {
+      const parsed = parseJson(value);
+      if (isRecord(parsed)) facts.state = parsed;
+    } else if (key === "screenshot") {
+      facts.screenshot = value.startsWith("available");
     } else if (key === "navigation") {
       const parsed = parseJson(value);
       facts.navigation = parsed === undefined
-        ? value.split(",").map((s) => s.trim())
+        ? value.split(/[;,]/).map((s) => s.replace(/\s*\(.*$/, "").trim()).filter(Boolean)
         : names(parsed);
     } else if (!NOT_DATA.has(last) && value.startsWith("[")) {
       const parsed = parseJson(value);
-      if (Array.isArray(parsed)) facts.data.push({ name: last, count: parsed.length });
+      if (Array.isArray(parsed)) {
+        facts.data.push({ name: last, count: parsed.length, value: parsed });
+      }
     } else if (/^(?:(?:view|page)_)?data$/.test(key)) {
       const parsed = parseJson(value);
       if (isRecord(parsed)) {
@@ -122,40 +150,4 @@ export function readContext(inner: string): ContextFacts {
     if (isRecord(parsed)) return fromJson(parsed, firstLine);
   }
   return fromLines(inner, firstLine);
-}
-
-function sentence(text: string): string {
-  const t = text.trim();
-  return /[.!?…]$/.test(t) ? t : t + ".";
-}
-
-/**
- * A short summary of what a host context shows.
- *
- * @example
- * ```ts
- * describeContext(readContext("view: board")); // "You are on the board view."
- * ```
- */
-export function describeContext(facts: ContextFacts): string {
-  const out: string[] = [];
-  if (facts.view !== undefined) {
-    out.push(
-      facts.description
-        ? `You are on the ${facts.view} view: ${sentence(truncate(facts.description, 200))}`
-        : `You are on the ${facts.view} view.`,
-    );
-  } else if (facts.firstLine !== "") {
-    out.push(`The host context shows no view; it begins "${facts.firstLine}".`);
-  }
-  if (facts.data.length > 0) {
-    const items = facts.data.slice(0, 8).map((d) =>
-      d.count === undefined ? d.name : `${d.name} (${d.count})`
-    );
-    out.push(`It shows ${items.join(", ")}.`);
-  }
-  if (facts.navigation.length > 0) {
-    out.push(`You can go to ${facts.navigation.slice(0, 8).join(", ")}.`);
-  }
-  return out.join(" ");
 }

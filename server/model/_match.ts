@@ -12,18 +12,23 @@
  */
 
 import { fillArguments } from "./_args.ts";
+import { completeItem, type Screen } from "./_intent.ts";
 import { inside, quotes, stem, type Token, tokenize, wordsOf } from "./_text.ts";
 
 /** An action the model may call: a tool's name and its input schema. */
 export interface Action {
   name: string;
   schema: unknown;
+  /** What the action does, in the host's words. */
+  description?: string;
 }
 
 /** A call the planner decided on. */
 export interface NamedCall {
   name: string;
   input: Record<string, unknown>;
+  /** Where its name starts in the text. */
+  at?: number;
 }
 
 const FILLER = new Set(["the", "a", "an", "this", "that", "my", "current"]);
@@ -76,7 +81,9 @@ function matchAt(
 }
 
 /**
- * Finds the calls `text` names among `actions`, with arguments filled from their schemas.
+ * Finds the calls `text` names among `actions`, with arguments filled from
+ * their schemas, and an item number the words leave open completed from the
+ * `screen` ("open the issue about login").
  *
  * @example
  * ```ts
@@ -85,7 +92,11 @@ function matchAt(
  * // [{ name: "select_issue", input: { number: 42 } }]
  * ```
  */
-export function namedCalls(text: string, actions: readonly Action[]): NamedCall[] {
+export function namedCalls(
+  text: string,
+  actions: readonly Action[],
+  screen: Screen = { items: [], selected: undefined },
+): NamedCall[] {
   if (text === "" || actions.length === 0) return [];
   const prepared: Prepared[] = [];
   for (const action of actions) {
@@ -112,8 +123,13 @@ export function namedCalls(text: string, actions: readonly Action[]): NamedCall[
     found.push({ action: best.action, start: tokens[i].start, end: tokens[best.next - 1].end });
     i = best.next;
   }
-  return found.map((f, n) => ({
-    name: f.action.name,
-    input: fillArguments(f.action.schema, text.slice(f.end, found[n + 1]?.start ?? text.length)),
-  }));
+  return found.map((f, n) => {
+    const segment = text.slice(f.end, found[n + 1]?.start ?? text.length);
+    const input = fillArguments(f.action.schema, segment);
+    return {
+      name: f.action.name,
+      input: completeItem(f.action, input, tokenize(segment), screen),
+      at: f.start,
+    };
+  });
 }

@@ -1,17 +1,21 @@
 /**
- * The offline planner's decision for one model call: the calls the user named,
- * else a sentence about the tool results the prompt ends with, else a summary
- * of the host context and the offered actions.
+ * The offline planner's decision for one model call: the calls the user named
+ * (by an action's name, else by its verbs and values, see `_intent.ts`),
+ * else a sentence about the tool results the prompt ends with, else a plain
+ * answer (help, what is on screen) from the host context.
  *
  * @module
  */
 
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import { describeScreen, helpText, notUnderstood, reportResults } from "./_answer.ts";
 import { fillArguments } from "./_args.ts";
-import { describeContext, readContext } from "./_context.ts";
+import { type ContextFacts, readContext } from "./_context.ts";
+import { intendedCall, type Screen } from "./_intent.ts";
+import { itemsOf, selectedOf } from "./_items.ts";
 import { type Action, type NamedCall, namedCalls } from "./_match.ts";
-import { type Outcome, readPrompt } from "./_prompt.ts";
-import { truncate, wordsOf } from "./_text.ts";
+import { readPrompt } from "./_prompt.ts";
+import { stem, wordsOf } from "./_text.ts";
 
 /** A call in the planner's answer; `input` is the JSON-encoded arguments. */
 export interface PlannedCall {
@@ -28,57 +32,55 @@ export interface Plan {
   outputTokens: number;
 }
 
-function offeredActions(options: LanguageModelV3CallOptions): Action[] {
+// The runtime offers this tool on every turn; without a screenshot it can only say there is none.
+const LOOK_AT_SCREEN = "look_at_screen";
+
+function offeredActions(options: LanguageModelV3CallOptions, facts?: ContextFacts): Action[] {
   const choice = options.toolChoice;
   if (choice?.type === "none") return [];
   const actions: Action[] = [];
   for (const tool of options.tools ?? []) {
     if (tool.type !== "function") continue;
     if (choice?.type === "tool" && tool.name !== choice.toolName) continue;
-    actions.push({ name: tool.name, schema: tool.inputSchema });
+    if (tool.name === LOOK_AT_SCREEN && !facts?.screenshot && choice?.type !== "tool") continue;
+    actions.push({ name: tool.name, schema: tool.inputSchema, description: tool.description });
   }
   return actions;
 }
 
-function sentence(text: string): string {
-  return /[.!?]$/.test(text) ? text : text + ".";
+const SCREEN =
+  /\b(?:what(?:'s| is| do you see| can you see)?\b.*\b(?:screen|page|here|see|showing|shown|open)|describe\b.*\b(?:screen|page|view)|where am i|look at (?:the )?(?:screen|page))\b/i;
+const HELP =
+  /^(?:\?+|commands|menu|options|what (?:can|could|should) (?:you|i) (?:do|say|ask|type)(?: here| for me)?|how (?:does|do) (?:this|it|you) work|what are (?:your|the) (?:commands|options))\?*$/i;
+const GREETING = /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|howdy)\b/i;
+const THANKS = /^(?:thanks|thank you|cheers|great|perfect|nice|ok(?:ay)?)\b/i;
+
+/** A plain answer to a question about the page or the assistant, or undefined when it is a request. */
+function plainAnswer(
+  text: string,
+  actions: Action[],
+  facts: ContextFacts | undefined,
+  screen: Screen,
+): string | undefined {
+  const t = text.trim().replace(/[.!]+$/, "");
+  if (SCREEN.test(t)) return describeScreen(facts);
+  const short = t.split(/\s+/).length <= 4;
+  if (HELP.test(t) || (short && /\bhelp\b/i.test(t))) return helpText(actions, facts, screen.items);
+  if (GREETING.test(t) && short) {
+    return `Hello! ${helpText(actions, facts, screen.items)}`;
+  }
+  if (THANKS.test(t) && short) return "You're welcome.";
+  return undefined;
 }
 
-function reportResults(results: Outcome[]): string {
-  const lines = results.map((r) => {
-    const text = truncate(r.text.trim(), 200);
-    if (!r.ok) return sentence(`${r.toolName} failed: ${text || "no reason given"}`);
-    return text === ""
-      ? `Done: ${r.toolName} finished.`
-      : sentence(`Done: ${r.toolName} returned ${text}`);
-  });
-  // Saying so, instead of calling again, is what keeps a failing call from looping.
-  if (results.every((r) => !r.ok)) {
-    lines.push("I could not do it; name the action again with what it needs to retry.");
-  }
-  return lines.join(" ");
-}
-
-function describeActions(actions: Action[]): string {
-  if (actions.length === 0) return "No actions are offered right now.";
-  const shown = actions.slice(0, 12).map((a) => a.name);
-  const more = actions.length > shown.length ? ` and ${actions.length - shown.length} more` : "";
-  return `Actions: ${shown.join(", ")}${more}. Name one to run it, e.g. "${
-    wordsOf(actions[0].name).join(" ")
-  }".`;
-}
-
-function summary(context: string | undefined, actions: Action[]): string {
-  if (context !== undefined) {
-    const about = describeContext(readContext(context));
-    return about === "" ? describeActions(actions) : `${about} ${describeActions(actions)}`;
-  }
-  if (actions.length === 0) {
-    return "I am the offline model and no actions are offered right now. Set MODEL__DEFAULT to use a language model.";
-  }
-  return `I am the offline model: I run the actions you name and report their results. ${
-    describeActions(actions)
-  }`;
+function fallback(
+  text: string,
+  actions: Action[],
+  facts: ContextFacts | undefined,
+  screen: Screen,
+) {
+  if (text.trim() === "") return describeScreen(facts);
+  return notUnderstood(actions, screen.items);
 }
 
 function forcedCall(
@@ -116,11 +118,37 @@ function roughTokens(chars: number): number {
  */
 export function plan(options: LanguageModelV3CallOptions): Plan {
   const prompt = readPrompt(options.prompt);
-  const actions = offeredActions(options);
+  const facts = prompt.context === undefined ? undefined : readContext(prompt.context);
+  const actions = offeredActions(options, facts);
+  const vocabulary = new Set<string>();
+  for (const a of actions) for (const w of wordsOf(a.name)) vocabulary.add(stem(w));
+  for (const d of facts?.data ?? []) for (const w of wordsOf(d.name)) vocabulary.add(stem(w));
+  const screen: Screen = facts
+    ? { items: itemsOf(facts), selected: selectedOf(facts), vocabulary }
+    : { items: [], selected: undefined, vocabulary };
   const scanned = prompt.text.slice(0, PLANNER_SCAN_CHARS);
-  let named = namedCalls(scanned, actions);
-  if (named.length === 0 && prompt.results.length === 0) {
-    named = forcedCall(options, actions, scanned);
+  let named: NamedCall[] = [];
+  let text = "";
+  if (prompt.results.length > 0) {
+    named = namedCalls(scanned, actions, screen);
+    if (named.length === 0) text = reportResults(prompt.results);
+  } else {
+    named = namedCalls(scanned, actions, screen);
+    const answer = named.length === 0 ? plainAnswer(scanned, actions, facts, screen) : undefined;
+    const intended = answer === undefined && named.length <= 1
+      ? intendedCall(scanned, actions, screen)
+      : undefined;
+    // The verb said first wins: in "give the saved filters issue to chen" the name
+    // `filter_issues` is part of a title, and "give" is the request.
+    const earlier = intended && intended.at >= 0 && named.length === 1 &&
+      intended.name !== named[0].name && intended.at < (named[0].at ?? 0);
+    if (earlier) named = [intended];
+    if (answer !== undefined) text = answer;
+    else if (named.length === 0) {
+      if (intended) named = [intended];
+      else named = forcedCall(options, actions, scanned);
+      if (named.length === 0) text = fallback(scanned, actions, facts, screen);
+    }
   }
   if (named.length > 0) {
     const calls = named.map((c, i) => ({
@@ -134,9 +162,6 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
     for (const c of calls) chars += c.toolName.length + c.input.length;
     return { text: "", calls, inputTokens: prompt.inputTokens, outputTokens: roughTokens(chars) };
   }
-  const text = prompt.results.length > 0
-    ? reportResults(prompt.results)
-    : summary(prompt.context, actions);
   return {
     text,
     calls: [],

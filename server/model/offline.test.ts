@@ -133,14 +133,14 @@ function afterCall(
   ];
 }
 
-test("after a tool result it answers with a sentence stating the result", async () => {
+test("after a tool result it answers with the action in words and a short summary", async () => {
   const result = await generateText({
     model: offlineModel(),
     messages: afterCall({ type: "json", value: { selected: 42 } }),
     tools,
   });
   assert.equal(result.toolCalls.length, 0);
-  assert.equal(result.text, 'Done: select_issue returned {"selected":42}.');
+  assert.equal(result.text, "Done: select issue (selected 42).");
 });
 
 test("after a failed tool result it says it could not do it and why, without calling again", async () => {
@@ -150,20 +150,20 @@ test("after a failed tool result it says it could not do it and why, without cal
     tools,
   });
   assert.equal(result.toolCalls.length, 0);
-  assert.match(result.text, /^select_issue failed: Invalid input: number is required\./);
-  assert.match(result.text, /could not/);
+  assert.match(result.text, /^I could not select issue: Invalid input: number is required\./);
+  assert.doesNotMatch(result.text, /select_issue/);
 });
 
 test("a backend tool runs once and its result ends the loop", async () => {
   let runs = 0;
   const result = await generateText({
     model: offlineModel(),
-    prompt: "look at the screen",
+    prompt: "count the issues",
     stopWhen: stepCountIs(5),
     tools: {
       ...tools,
-      look_at_screen: tool({
-        description: "Look at the latest screenshot.",
+      count_issues: tool({
+        description: "Count the issues.",
         inputSchema: jsonSchema<Record<string, never>>({ type: "object", properties: {} }),
         execute: () => {
           runs++;
@@ -174,7 +174,7 @@ test("a backend tool runs once and its result ends the loop", async () => {
   });
   assert.equal(runs, 1);
   assert.equal(result.steps.length, 2);
-  assert.equal(result.text, "Done: look_at_screen returned a list of 2 issues.");
+  assert.equal(result.text, "Done: count issues (a list of 2 issues).");
 });
 
 test("a long result is shortened in the answer", async () => {
@@ -200,10 +200,10 @@ test("a long result is shortened in the answer", async () => {
     tools,
   });
   assert.ok(result.text.length < 260, result.text);
-  assert.match(result.text, /^Done: select_issue returned x+…\.$/);
+  assert.match(result.text, /^Done: select issue \(x+…\)\.$/);
 });
 
-test("without named actions it summarises the host context", async () => {
+test("asked what it sees, it describes the host context in words", async () => {
   const result = await generateText({
     model: offlineModel(),
     prompt: block + "what can you see?",
@@ -211,23 +211,25 @@ test("without named actions it summarises the host context", async () => {
   });
   assert.equal(result.toolCalls.length, 0);
   assert.match(result.text, /tasks view: The issue list, filtered to open bugs\./);
-  assert.match(result.text, /issues \(2\)/);
-  assert.match(result.text, /agents/);
-  assert.match(result.text, /select_issue, set_title, filter, show_only/);
+  assert.match(result.text, /Issues: #42 Fix login; #43 Dark mode\./);
+  assert.match(result.text, /go to agents/);
+  assert.doesNotMatch(result.text, /select_issue|set_title|show_only/);
   assert.ok(result.usage.inputTokens! > 0 && result.usage.outputTokens! > 0);
 });
 
 test("a context rendered as key: value lines is summarised too", async () => {
   const lines =
-    `<host_context>\nview: board\ndescription: Cards by column\ndata.cards: [1, 2, 3]\n</host_context>\nhi`;
+    `<host_context>\nview: board\ndescription: Cards by column\ndata.cards: [1, 2, 3]\n</host_context>\nwhat is on the page?`;
   const result = await generateText({ model: offlineModel(), prompt: lines, tools });
-  assert.match(result.text, /board view: Cards by column\. It shows cards \(3\)\./);
+  assert.match(result.text, /board view: Cards by column\. Cards: 3\./);
 });
 
-test("without a context it says it is the offline model and how to use it", async () => {
+test("without a context a greeting says what it is and what it can do, in words", async () => {
   const result = await generateText({ model: offlineModel(), prompt: "hello", tools });
-  assert.match(result.text, /offline model/);
-  assert.match(result.text, /"select issue"/);
+  assert.match(result.text, /offline assistant/);
+  assert.match(result.text, /- select an issue in the list\n- rename an issue/);
+  assert.match(result.text, /Try “filter bug”, “show only bug”/);
+  assert.doesNotMatch(result.text, /select_issue|set_title|show_only/);
 });
 
 test("streaming produces several text deltas that add up to the answer", async () => {
@@ -315,5 +317,5 @@ test("a result's display cards are left out of the offline answer", async () => 
       },
     ],
   });
-  assert.equal(result.text, 'Done: select_issue returned {"selected":42}.');
+  assert.equal(result.text, "Done: select issue (selected 42).");
 });

@@ -55,7 +55,7 @@ describe("<tether-chat> on real pages", () => {
     const session = `chat-reload-${Date.now()}`;
     const page = await openChat(session);
     await page.evaluate(() => (globalThis as any).chatPage.send("select issue 42", true));
-    await shows(page, "Done: select_issue returned");
+    await shows(page, "Done: select issue (");
     const live = await shown(page);
     assert.deepEqual(live.tools, ["tool tool-done"]);
     assert.deepEqual(live.attachments, [{
@@ -65,7 +65,7 @@ describe("<tether-chat> on real pages", () => {
 
     await page.reload();
     await page.waitForFunction(() => "chatPage" in globalThis);
-    await shows(page, "Done: select_issue returned");
+    await shows(page, "Done: select issue (");
     const text = await log(page);
     assert.match(text, /select issue 42/);
     assert.match(text, /select_issue number: 42 done/);
@@ -87,7 +87,7 @@ describe("<tether-chat> on real pages", () => {
       await second.evaluate(() => document.querySelector("tether-chat")!.host!.connect());
       await shows(second, "hello");
       await first.evaluate(() => void (globalThis as any).chatPage.send("select issue 42"));
-      await shows(second, "Done: select_issue returned");
+      await shows(second, "Done: select issue (");
       const text = await log(second);
       assert.match(text, /select issue 42/, "the first page's message is shown");
       assert.match(text, /select_issue number: 42 done/, "with the call and its status");

@@ -62,7 +62,7 @@ for (const [label, transport] of followers) {
 
       await first.send("select issue 42");
       const expected = transcript(first.state.get());
-      match(expected.at(-1), /Done: select_issue returned.* \[select_issue completed\]$/);
+      match(expected.at(-1), /Done: select issue \(.* \[select_issue completed\]$/);
       await waitFor(
         () => JSON.stringify(transcript(second.state.get())) === JSON.stringify(expected),
         10_000,

@@ -70,7 +70,7 @@ describe("a reload", () => {
       ]),
       "the same messages, ids and text as the page saw live",
     );
-    match(after.messages[1].content, /Done: select_issue returned/);
+    match(after.messages[1].content, /Done: select issue \(/);
     deepEqual(statuses(after), ["select_issue:completed"]);
     deepEqual(after.messages[1].toolCalls[0].output, { selected: 42 });
     const [image, text] = after.messages[0].attachments ?? [];
@@ -85,7 +85,7 @@ describe("a reload", () => {
     const log = root.querySelector(".log")!.textContent!.replace(/\s+/g, " ");
     match(log, /select issue 42/);
     match(log, /select_issue number: 42 done/);
-    match(log, /Done: select_issue returned/);
+    match(log, /Done: select issue \(/);
     const shown = [...root.querySelectorAll("[part=attachment]")];
     deepEqual(shown.map((a) => a.textContent!.trim()), ["screen.png", "notes.txt"]);
     match(shown[0].querySelector("img")?.getAttribute("src"), /^data:image\/jpeg;base64,/);

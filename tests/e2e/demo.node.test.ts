@@ -68,7 +68,7 @@ describe("the demo end to end", () => {
     await page.locator('#app .row.selected[data-number="42"]').waitFor();
     await page.locator("tether-chat [part~=tool-done]", { hasText: "select_issue" }).waitFor();
     await page.locator("tether-chat [part~=message-assistant]", {
-      hasText: "Done: select_issue returned",
+      hasText: "Done: select issue (",
     }).waitFor();
     assert.match(
       await page.locator("#app .detail h2").innerText(),
@@ -85,7 +85,7 @@ describe("the demo end to end", () => {
   test("'show only bugs': the list keeps the bugs only", async () => {
     await ask("show only bugs");
     await page.locator("tether-chat [part~=message-assistant]", {
-      hasText: "Done: show_only returned",
+      hasText: "Done: show only (",
     }).waitFor();
     const rows = page.locator("#app .row");
     const count = await rows.count();
@@ -104,7 +104,7 @@ describe("the demo end to end", () => {
     await page.screenshot({ path: join(OUTPUT, "demo-confirm.png") });
     await confirm.locator("[part=apply]").click();
     await page.locator("tether-chat [part~=message-assistant]", {
-      hasText: "Done: create_issue returned",
+      hasText: "Done: create issue (",
     }).waitFor();
     await page.locator("#app .detail h2", { hasText: "Dark mode flickers on resume" }).waitFor();
     assert.deepEqual(errors, [], "the page threw no errors");
@@ -118,9 +118,9 @@ describe("the demo end to end", () => {
     const chat = page.locator("tether-chat");
     for (
       const answer of [
-        "Done: select_issue returned",
-        "Done: show_only returned",
-        "Done: create_issue returned",
+        "Done: select issue (",
+        "Done: show only (",
+        "Done: create issue (",
       ]
     ) {
       await chat.locator("[part~=message-assistant]", { hasText: answer }).waitFor();

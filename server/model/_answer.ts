@@ -1,0 +1,207 @@
+/**
+ * The offline planner's plain answers: help and "what is on screen" from the
+ * host context, greetings, and tool results said in words. None of them
+ * shows an internal tool name: actions are said through their descriptions
+ * and the words of their names ("select issue 42").
+ *
+ * @module
+ */
+
+import type { ContextFacts } from "./_context.ts";
+import { describeItem, type Item, itemOf } from "./_items.ts";
+import type { Action } from "./_match.ts";
+import type { Outcome } from "./_prompt.ts";
+import { truncate, wordsOf } from "./_text.ts";
+
+const SHOWN = 5;
+const DECLINED = /^the user cancell?ed\b/i;
+const UNKNOWN = /outcome (?:of \S+ )?is unknown/i;
+
+function sentence(text: string): string {
+  const t = text.trim();
+  return /[.!?…]$/.test(t) ? t : t + ".";
+}
+
+const words = (name: string) => wordsOf(name).join(" ");
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+const lower = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
+function firstSentence(text: string): string {
+  const m = /^.*?[.!?;](?=\s|$)/s.exec(text.trim());
+  return (m ? m[0] : text.trim()).replace(/[.!?;]$/, "");
+}
+
+/** One data entry in words: a value, a list of items, or one item. */
+function dataLine(name: string, value: unknown): string | undefined {
+  const label = words(name);
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+    return `${label}: ${truncate(String(value), 80)}`;
+  }
+  if (Array.isArray(value)) {
+    const items = value.map(itemOf).filter((i): i is Item => i !== undefined);
+    if (items.length === 0) return `${label}: ${value.length}`;
+    const more = value.length > SHOWN ? `, and ${value.length - SHOWN} more` : "";
+    return `${label}: ${items.slice(0, SHOWN).map(describeItem).join("; ")}${more}`;
+  }
+  const item = itemOf(value);
+  return item ? `${label}: ${describeItem(item)}` : undefined;
+}
+
+/**
+ * What the screen shows, in plain words, from the host context.
+ *
+ * @example
+ * ```ts
+ * describeScreen(readContext("view: board - Cards by column")); // "You are on the board view: Cards by column."
+ * ```
+ */
+export function describeScreen(facts: ContextFacts | undefined): string {
+  if (!facts) return "I do not know what this page shows: it sent no description of itself.";
+  const out: string[] = [];
+  if (facts.view !== undefined) {
+    out.push(
+      facts.description
+        ? `You are on the ${facts.view} view: ${sentence(truncate(facts.description, 200))}`
+        : `You are on the ${facts.view} view.`,
+    );
+  }
+  for (const d of facts.data.slice(0, 8)) {
+    const line = dataLine(d.name, d.value);
+    if (line) out.push(capital(sentence(line)));
+    else if (d.count !== undefined) out.push(`${capital(words(d.name))}: ${d.count}.`);
+  }
+  if (facts.navigation.length > 0) {
+    out.push(`You can also go to ${facts.navigation.slice(0, 8).join(", ")}.`);
+  }
+  if (out.length === 0 && facts.firstLine !== "") {
+    out.push(`The page describes itself as "${facts.firstLine}".`);
+  }
+  return out.join(" ");
+}
+
+/** A request that uses the action, with a made-up but valid example argument. */
+function example(action: Action, items: readonly Item[]): string | undefined {
+  const schema = action.schema as {
+    properties?: Record<string, { type?: unknown; enum?: unknown[] }>;
+    required?: string[];
+  };
+  const parts = [words(action.name)];
+  for (const key of schema?.required ?? []) {
+    const prop = schema.properties?.[key];
+    if (Array.isArray(prop?.enum) && prop.enum.length) parts.push(String(prop.enum[0]));
+    else if (prop?.type === "integer" && items.length) parts.push(String(items[0].number));
+    else return undefined;
+  }
+  return `“${parts.join(" ")}”`;
+}
+
+/** A few requests to try, each with a valid example argument; never a destructive one. */
+function tries(actions: readonly Action[], items: readonly Item[]): string[] {
+  const out: string[] = [];
+  const verbs = new Set<string>();
+  for (const a of actions) {
+    const verb = wordsOf(a.name)[0];
+    if (verbs.has(verb) || /^(?:delete|remove|destroy|drop)$/.test(verb)) continue;
+    const e = example(a, items);
+    if (e) {
+      out.push(e);
+      verbs.add(verb);
+    }
+    if (out.length === 3) break;
+  }
+  return out;
+}
+
+/**
+ * What the assistant can do here, in words: each action's description as a list, and a few requests to try.
+ *
+ * @example
+ * ```ts
+ * helpText(actions, facts, items); // "I am the offline assistant... Here I can:\n- select an issue in the list\n..."
+ * ```
+ */
+export function helpText(
+  actions: readonly Action[],
+  facts: ContextFacts | undefined,
+  items: readonly Item[],
+): string {
+  const where = facts?.view ? ` on the ${facts.view} view` : "";
+  if (actions.length === 0) {
+    return `I can tell you what is on screen${where}, but this page offers me nothing to do right now. Ask "what is on screen?".`;
+  }
+  const can = actions.slice(0, 12).map((a) =>
+    `- ${a.description ? lower(firstSentence(a.description)) : words(a.name)}`
+  );
+  const t = tries(actions, items);
+  const tryLine = t.length ? `\n\nTry ${t.join(", ")}, or ask "what is on screen?".` : "";
+  return `I am the offline assistant: I understand short requests about this page. Here${where} I can:\n${
+    can.join("\n")
+  }${tryLine}`;
+}
+
+/**
+ * The answer to words the planner could not make sense of: a few requests that work here.
+ *
+ * @example
+ * ```ts
+ * notUnderstood(actions, items); // "I did not understand that. Try “select issue 42”, ... or ask for help."
+ * ```
+ */
+export function notUnderstood(actions: readonly Action[], items: readonly Item[]): string {
+  const t = tries(actions, items);
+  return `I did not understand that; I am the offline assistant and know only short requests about this page. ${
+    t.length ? `Try ${t.join(", ")}, or ask for "help".` : `Ask for "help".`
+  }`;
+}
+
+/** A result's short summary: its plain fields, lists counted. */
+function summary(text: string): string {
+  let value: unknown = text;
+  if (text.length <= 4000 && /^[[{]/.test(text)) {
+    try {
+      value = JSON.parse(text);
+    } catch { /* plain text */ }
+  }
+  if (value === null || typeof value !== "object") return truncate(String(value), 160);
+  if (Array.isArray(value)) return `${value.length} items`;
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(value)) {
+    if (parts.length >= 4) break;
+    if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") {
+      parts.push(`${words(k)} ${truncate(String(v), 60)}`);
+    } else if (Array.isArray(v)) {
+      parts.push(`${words(k)} ${v.length > 8 ? `${v.length} items` : v.join(", ")}`);
+    }
+  }
+  return parts.join(", ");
+}
+
+/**
+ * Tool results in words: what was done with a short summary, a user's cancel as such, a failure with its reason.
+ *
+ * @example
+ * ```ts
+ * reportResults([{ toolName: "select_issue", ok: true, text: '{"selected":42}' }]); // "Done: select issue (selected 42)."
+ * ```
+ */
+export function reportResults(results: readonly Outcome[]): string {
+  const lines = results.map((r) => {
+    const name = words(r.toolName);
+    const text = truncate(r.text.trim(), 300);
+    if (r.ok) {
+      const about = summary(text);
+      return about ? `Done: ${name} (${about}).` : `Done: ${name}.`;
+    }
+    if (DECLINED.test(text)) return `You cancelled ${name}; nothing was changed.`;
+    if (UNKNOWN.test(text)) {
+      return `I cannot tell whether ${name} took effect; check the page before trying again.`;
+    }
+    const reason = text.replace(/\s*Fix them and call again\.?$/, "") || "no reason given";
+    return sentence(`I could not ${name}: ${reason.replace(/\.+$/, "")}`);
+  });
+  // Saying so, instead of calling again, is what keeps a failing call from looping.
+  if (results.every((r) => !r.ok && !DECLINED.test(r.text.trim()))) {
+    lines.push("Tell me again with what it needs and I will retry.");
+  }
+  return lines.join(" ");
+}

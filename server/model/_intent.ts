@@ -1,0 +1,153 @@
+/**
+ * What the offline planner does when a message names no action outright:
+ * it weighs every offered action against the words ("close 42" is a
+ * `change_status` whose description starts "Close or reopen", with
+ * `status: "closed"`; "issues assigned to alice" is the action that takes
+ * `alice`), and completes an item number from the items on screen ("the
+ * issue about login", "close it").
+ *
+ * Work is bounded: at most `MAX_TOKENS` words are weighed, and each action
+ * costs one pass over them per enum value.
+ *
+ * @module
+ */
+
+import { fillArguments, type Schema } from "./_args.ts";
+import { findItem, type Item } from "./_items.ts";
+import type { Action, NamedCall } from "./_match.ts";
+import { stem, type Token, tokenize, wordsOf } from "./_text.ts";
+import { STOP_WORDS, triggersOf, verbOfValue } from "./_vocabulary.ts";
+
+/** What the planner knows of the screen: its items, the selected one, and words that only name kinds of things. */
+export interface Screen {
+  items: readonly Item[];
+  selected: number | undefined;
+  /** Stems that say what kind of thing is meant ("issue", the offered actions' words), never which one. */
+  vocabulary?: ReadonlySet<string>;
+}
+
+const MAX_TOKENS = 200;
+// Below this an action is a guess, not an understanding: the planner answers in words instead.
+const THRESHOLD = 3;
+const ITEM_KEY = /^(?:number|id|num|issue|item|task|ticket)$|(?:_number|_id|Number|Id)$/;
+
+function propertiesOf(schema: unknown): [string, Schema][] {
+  const props = (schema as Schema | undefined)?.properties;
+  if (!props || typeof props !== "object") return [];
+  return Object.entries(props).filter((e): e is [string, Schema] =>
+    typeof e[1] === "object" && e[1] !== null
+  );
+}
+
+function requiredOf(schema: unknown): string[] {
+  const required = (schema as { required?: unknown } | undefined)?.required;
+  return Array.isArray(required) ? required.filter((r) => typeof r === "string") : [];
+}
+
+function isItemKey(key: string, prop: Schema & { description?: unknown }): boolean {
+  const types = Array.isArray(prop.type) ? prop.type : [prop.type];
+  if (!types.includes("integer") && !types.includes("number")) return false;
+  return ITEM_KEY.test(key) ||
+    (typeof prop.description === "string" && /\b(?:number|id)\b/i.test(prop.description));
+}
+
+/**
+ * Fills an item-number argument the words left open: from the title words
+ * they mention, or the selected item when they point at it ("close it").
+ *
+ * @example
+ * ```ts
+ * completeItem(action, {}, tokenize("the issue about login"), screen); // { number: 42 }
+ * ```
+ */
+export function completeItem(
+  action: Action,
+  args: Record<string, unknown>,
+  tokens: readonly Token[],
+  screen: Screen,
+): Record<string, unknown> {
+  const key = propertiesOf(action.schema).find(([k, p]) => !(k in args) && isItemKey(k, p))?.[0];
+  if (key === undefined) return args;
+  // The action's own words and the argument values already taken say nothing about which item.
+  const ignore = new Set([...screen.vocabulary ?? [], ...wordsOf(action.name).map(stem)]);
+  for (const value of Object.values(args)) {
+    if (typeof value === "string") { for (const t of tokenize(value)) ignore.add(t.stem); }
+  }
+  const number = findItem(tokens, screen.items, screen.selected, ignore);
+  return number === undefined ? args : { ...args, [key]: number };
+}
+
+interface Weighed {
+  action: Action;
+  score: number;
+  input: Record<string, unknown>;
+  /** Where the verb that chose the action starts in the text (-1: chosen by its values alone). */
+  at: number;
+}
+
+function weigh(action: Action, text: string, tokens: Token[], screen: Screen): Weighed {
+  const triggers = triggersOf(action.name, action.description);
+  const own = wordsOf(action.name).map(stem);
+  const stems = new Set(tokens.map((t) => t.stem));
+  let score = 0;
+  let evidence = false;
+  const first = tokens.findIndex((t) => !STOP_WORDS.has(t.word));
+  const hit = tokens.findIndex((t) => triggers.has(t.stem));
+  const at = hit >= 0 ? tokens[hit].start : -1;
+  if (hit >= 0) {
+    // A verb from the name (or its synonyms) says more than one from the description.
+    const fromName = own[0] === tokens[hit].stem || !wordsOf(action.description ?? "")
+      .slice(0, 5).map(stem).includes(tokens[hit].stem);
+    score += (fromName ? 3 : 2) + (hit === first ? 1 : 0);
+    evidence = true;
+  }
+  for (const word of own.slice(1)) if (stems.has(word)) score += 2;
+
+  let input = fillArguments(action.schema, text);
+  for (const [key, prop] of propertiesOf(action.schema)) {
+    if (!Array.isArray(prop.enum)) continue;
+    if (key in input) {
+      score += 2 * Math.max(1, tokenize(String(input[key])).length);
+      evidence = true;
+      continue;
+    }
+    // "close" means `closed`, "reopen" means `open`.
+    const value = prop.enum.find((v) =>
+      typeof v === "string" && tokens.some((t) => verbOfValue(t.stem, v))
+    );
+    if (value !== undefined) {
+      input = { ...input, [key]: value };
+      score += 3;
+      evidence = true;
+    }
+  }
+  input = completeItem(action, input, tokens, screen);
+  score += Object.keys(input).length;
+  for (const key of requiredOf(action.schema)) if (!(key in input)) score -= 3;
+  return { action, score: evidence ? score : 0, input, at };
+}
+
+/**
+ * The one action the words most likely mean, with its arguments, or nothing when none is likely.
+ *
+ * @example
+ * ```ts
+ * intendedCall("close 42", actions, screen); // { name: "change_status", input: { number: 42, status: "closed" } }
+ * ```
+ */
+export function intendedCall(
+  text: string,
+  actions: readonly Action[],
+  screen: Screen,
+): (NamedCall & { at: number }) | undefined {
+  const tokens = tokenize(text).slice(0, MAX_TOKENS);
+  if (tokens.length === 0) return undefined;
+  let best: Weighed | undefined;
+  for (const action of actions) {
+    const w = weigh(action, text, tokens, screen);
+    if (!best || w.score > best.score) best = w;
+  }
+  return best && best.score >= THRESHOLD
+    ? { name: best.action.name, input: best.input, at: best.at }
+    : undefined;
+}

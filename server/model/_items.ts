@@ -1,0 +1,166 @@
+/**
+ * The items a view lists (issues, tasks, files: any record with a number or
+ * id and a title or name) and how the offline planner finds the one a user
+ * means: by its number, by words of its title ("the issue about login"), or
+ * as the selected one ("close it").
+ *
+ * @module
+ */
+
+import type { ContextFacts } from "./_context.ts";
+import { stem, type Token, tokenize, truncate } from "./_text.ts";
+import { POINTERS, STOP_WORDS } from "./_vocabulary.ts";
+
+/** One listed item. */
+export interface Item {
+  number: number;
+  title: string;
+  /** The item's other short facts (state, labels, assignee), for descriptions. */
+  facts: string[];
+}
+
+// Bounds the work on a huge context: a view never shows more than this many at once.
+const MAX_ITEMS = 500;
+const KEYS = ["number", "id", "num", "index"];
+const TITLES = ["title", "name", "label", "subject"];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The item a record describes, when it has a number and a title.
+ *
+ * @example
+ * ```ts
+ * itemOf({ number: 42, title: "Fix login" }); // { number: 42, title: "Fix login", facts: [] }
+ * ```
+ */
+export function itemOf(value: unknown): Item | undefined {
+  if (!isRecord(value)) return undefined;
+  const key = KEYS.find((k) => Number.isInteger(value[k]));
+  const title = TITLES.find((k) => typeof value[k] === "string");
+  if (key === undefined || title === undefined) return undefined;
+  const facts: string[] = [];
+  for (const [k, v] of Object.entries(value)) {
+    if (k === key || k === title || facts.length >= 4) continue;
+    if (typeof v === "string" && v.length <= 40) facts.push(v);
+    else if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string")) {
+      facts.push(v.join(", "));
+    }
+  }
+  return { number: value[key] as number, title: value[title] as string, facts };
+}
+
+/**
+ * Every item the view's data lists (lists first, then single records), without repeats.
+ *
+ * @example
+ * ```ts
+ * itemsOf(readContext(block)).map((i) => i.number); // [67, 64, 61, ...]
+ * ```
+ */
+export function itemsOf(facts: ContextFacts): Item[] {
+  const seen = new Set<number>();
+  const out: Item[] = [];
+  const add = (value: unknown) => {
+    const item = itemOf(value);
+    if (item && !seen.has(item.number) && out.length < MAX_ITEMS) {
+      seen.add(item.number);
+      out.push(item);
+    }
+  };
+  for (const d of facts.data) if (Array.isArray(d.value)) d.value.forEach(add);
+  for (const d of facts.data) add(d.value);
+  return out;
+}
+
+/**
+ * The selected item's number: a data entry named `selected…`/`current…`, else the state's `selected`.
+ *
+ * @example
+ * ```ts
+ * selectedOf(readContext('{"view":{"name":"x","state":{"selected":42}}}')); // 42
+ * ```
+ */
+export function selectedOf(facts: ContextFacts): number | undefined {
+  for (const d of facts.data) {
+    if (!/^(?:selected|current|active)/i.test(d.name)) continue;
+    const item = itemOf(d.value);
+    if (item) return item.number;
+    if (Number.isInteger(d.value)) return d.value as number;
+  }
+  const s = facts.state?.selected ?? facts.state?.current;
+  return Number.isInteger(s) ? s as number : undefined;
+}
+
+/**
+ * The item the words mean: the one whose title shares the most meaningful
+ * words with them (a unique best), or the selected one when they point at it.
+ *
+ * @example
+ * ```ts
+ * findItem(tokenize("the issue about login"), items, 42, new Set(["issue"])); // 42
+ * ```
+ */
+export function findItem(
+  tokens: readonly Token[],
+  items: readonly Item[],
+  selected: number | undefined,
+  ignore: ReadonlySet<string>,
+): number | undefined {
+  const wanted = new Set<string>();
+  let pointer = false;
+  for (const t of tokens) {
+    if (POINTERS.has(t.word)) pointer = true;
+    if (STOP_WORDS.has(t.word) || ignore.has(t.stem) || /^\d+$/.test(t.word)) continue;
+    wanted.add(t.stem);
+  }
+  let best: number | undefined;
+  let bestScore = 0;
+  let tie = false;
+  if (wanted.size > 0) {
+    for (const item of items) {
+      let score = 0;
+      const counted = new Set<string>();
+      for (const t of tokenize(item.title)) {
+        if (wanted.has(t.stem) && !counted.has(t.stem)) {
+          counted.add(t.stem);
+          score++;
+        }
+      }
+      if (score > bestScore) {
+        best = item.number;
+        bestScore = score;
+        tie = false;
+      } else if (score > 0 && score === bestScore) tie = true;
+    }
+  }
+  if (best !== undefined && !tie) return best;
+  return pointer ? selected : undefined;
+}
+
+/**
+ * An item in words: `#42 Fix login redirect loop (open, bug, alice)`.
+ *
+ * @example
+ * ```ts
+ * describeItem({ number: 42, title: "Fix login", facts: ["open"] }); // "#42 Fix login (open)"
+ * ```
+ */
+export function describeItem(item: Item): string {
+  const facts = item.facts.length ? ` (${item.facts.join(", ")})` : "";
+  return `#${item.number} ${truncate(item.title, 80)}${facts}`;
+}
+
+/**
+ * The stems of a phrase, for the `ignore` set of `findItem`.
+ *
+ * @example
+ * ```ts
+ * stemsOf("close issues"); // Set { "close", "issue" }
+ * ```
+ */
+export function stemSet(text: string): Set<string> {
+  return new Set(tokenize(text).map((t) => stem(t.word)));
+}

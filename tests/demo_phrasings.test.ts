@@ -1,0 +1,173 @@
+/**
+ * The offline model against the demo: what people type to the issue
+ * tracker, with the action and arguments each should lead to, or the plain
+ * answer. The actions are the demo's own (the markup in demo/index.html and
+ * demo/actions.ts), the context is rendered by the runtime's own renderer.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { generateText, jsonSchema, tool, type ToolSet } from "ai";
+import type { HostContext } from "../protocol/mod.ts";
+import { offlineModel } from "../server/model/offline.ts";
+import { renderHostContext } from "../server/turn/prompt.ts";
+import { SDK_ACTIONS } from "../demo/actions.ts";
+import { seedIssues } from "../demo/data.ts";
+
+const html = await readFile(new URL("../demo/index.html", import.meta.url), "utf8");
+const MARKUP = /<tether-action name="(\w+)"[^>]*?description="([^"]*)"\s+parameters='([^']*)'/g;
+const declared = [
+  ...[...html.matchAll(MARKUP)].map((m) => ({
+    name: m[1],
+    description: m[2],
+    parameters: JSON.parse(m[3]),
+  })),
+  ...Object.entries(SDK_ACTIONS).map(([name, a]) => ({ name, ...a })),
+];
+
+const tools: ToolSet = {};
+for (const a of declared) {
+  tools[a.name] = tool({ description: a.description, inputSchema: jsonSchema(a.parameters) });
+}
+// The runtime offers this one on every turn; without a screenshot it must never be chosen or suggested.
+tools.look_at_screen = tool({
+  description: "Look at the latest screenshot of the page.",
+  inputSchema: jsonSchema({ type: "object", properties: {} }),
+  execute: () => "No screenshot is available.",
+});
+
+const issues = seedIssues();
+const visible = issues.filter((i) => i.state === "open").sort((a, b) => b.number - a.number);
+const summary = (i: (typeof issues)[number]) => ({
+  number: i.number,
+  title: i.title,
+  state: i.state,
+  labels: i.labels,
+  assignee: i.assignee,
+});
+const selected = issues.find((i) => i.number === 42)!;
+// What demo/assistant.ts sends with issue 42 selected.
+const context: HostContext = {
+  version: 1,
+  host: { name: "acme-tracker", kind: "browser", version: "1.0" },
+  view: {
+    name: "issues",
+    description: "The issue list with its filters and the selected issue's details.",
+    data: {
+      shown: `${visible.length} of ${issues.length} issues`,
+      issues: visible.map(summary),
+      selected_issue: { ...summary(selected), body: selected.body, comments: selected.comments },
+    },
+    state: {
+      page: "list",
+      filter: { label: null, state: "open", assignee: null, query: "" },
+      selected: 42,
+    },
+  },
+  navigation: [
+    { name: "issues", description: "The issue list with filters" },
+    { name: "new issue", description: "The form to file a new issue" },
+  ],
+  actions: declared.map((a) => ({
+    name: a.name,
+    description: a.description,
+    parameters: a.parameters,
+  })),
+} as HostContext;
+const block = renderHostContext(context);
+
+type Expected = [string, Record<string, unknown>] | RegExp;
+
+// What a user types → the call it must make, or a pattern its plain answer must match.
+const TABLE: [string, Expected][] = [
+  // The phrasings from the issue.
+  ["select issue 42", ["select_issue", { number: 42 }]],
+  ["close 42", ["change_status", { number: 42, status: "closed" }]],
+  ["close issue 42", ["change_status", { number: 42, status: "closed" }]],
+  ["reopen issue 42", ["change_status", { number: 42, status: "open" }]],
+  ["help", /I can:\n- select an issue in the list/],
+  ["what is on screen?", /issues view.*#67 Changelog page for 3\.2/],
+  ["show me the issues assigned to alice", ["filter_issues", { assignee: "alice" }]],
+  ["open the issue about login", ["open_issue", { number: 42 }]],
+  ["show only bugs", ["show_only", { label: "bug" }]],
+  ["change status of issue 42 to closed", ["change_status", { number: 42, status: "closed" }]],
+  [`create issue "Dark mode flickers" label ui`, [
+    "create_issue",
+    { title: "Dark mode flickers", label: "ui" },
+  ]],
+  // Verbs for selecting and opening.
+  ["pick 12", ["select_issue", { number: 12 }]],
+  ["choose issue 7", ["select_issue", { number: 7 }]],
+  ["select the webhook issue", ["select_issue", { number: 31 }]],
+  ["open 42", ["open_issue", { number: 42 }]],
+  ["show issue 19", ["open_issue", { number: 19 }]],
+  ["open the CSV export issue", ["open_issue", { number: 12 }]],
+  // Closing, reopening, pointing at the selected issue.
+  ["close it", ["change_status", { number: 42, status: "closed" }]],
+  ["close the login issue", ["change_status", { number: 42, status: "closed" }]],
+  ["please close #31", ["change_status", { number: 31, status: "closed" }]],
+  ["reopen 23", ["change_status", { number: 23, status: "open" }]],
+  ["mark 31 as closed", ["change_status", { number: 31, status: "closed" }]],
+  ["resolve issue 58", ["change_status", { number: 58, status: "closed" }]],
+  // Filtering.
+  ["show closed issues", ["filter_issues", { state: "closed" }]],
+  ["show all issues", ["filter_issues", { state: "all" }]],
+  ["show bugs", ["show_only", { label: "bug" }]],
+  ["only docs", ["filter_issues", { label: "docs" }]],
+  ["filter by performance", ["filter_issues", { label: "performance" }]],
+  ["which issues are assigned to bob?", ["filter_issues", { assignee: "bob" }]],
+  [`search for "dark mode"`, ["filter_issues", { query: "dark mode" }]],
+  ["clear filters", ["clear_filters", {}]],
+  ["reset the filters", ["clear_filters", {}]],
+  // Assigning.
+  ["assign 27 to dana", ["assign_issue", { number: 27, assignee: "dana" }]],
+  ["give the saved filters issue to chen", ["assign_issue", { number: 61, assignee: "chen" }]],
+  // Creating and deleting.
+  [`file a bug "Crash on save"`, ["create_issue", { title: "Crash on save", label: "bug" }]],
+  [`new issue "Typo in footer" for bob`, [
+    "create_issue",
+    { title: "Typo in footer", assignee: "bob" },
+  ]],
+  ["delete issue 12", ["delete_issue", { number: 12 }]],
+  ["remove issue 67", ["delete_issue", { number: 67 }]],
+  ["delete the issue about CSV", ["delete_issue", { number: 12 }]],
+  // Going places.
+  ["go to new issue", ["go_to", { page: "new issue" }]],
+  ["take me to the new issue form", ["go_to", { page: "new issue" }]],
+  ["new issue", ["go_to", { page: "new issue" }]],
+  // Plain answers.
+  ["what can you do?", /\n- close or reopen an issue\n/],
+  ["hi", /^Hello! /],
+  ["thanks", /welcome/],
+  ["what do you see?", /Selected issue: #42 Fix login redirect loop/],
+  ["look at the screen", /You are on the issues view/],
+  ["make me a sandwich", /I did not understand that.*Try “select issue 67”/],
+];
+
+const INTERNAL = new RegExp(`\\b(?:${Object.keys(tools).join("|")})\\b`);
+
+for (const [phrase, expected] of TABLE) {
+  const what = expected instanceof RegExp
+    ? `answers in words (${expected.source.slice(0, 40)})`
+    : `calls ${expected[0]} ${JSON.stringify(expected[1])}`;
+  test(`"${phrase}" ${what}`, async () => {
+    const result = await generateText({ model: offlineModel(), prompt: block + phrase, tools });
+    const calls = result.toolCalls.map((c) => [c.toolName, c.input]);
+    if (expected instanceof RegExp) {
+      assert.deepEqual(calls, [], "no action for a question");
+      assert.match(result.text, expected);
+      assert.doesNotMatch(result.text, INTERNAL, "no internal tool names in a plain answer");
+      assert.doesNotMatch(
+        result.text,
+        /look at (?:the )?screen/i,
+        "never offers what it cannot do",
+      );
+    } else {
+      assert.deepEqual(calls, [expected]);
+    }
+  });
+}
+
+test("the table has at least 40 phrasings", () => {
+  assert.ok(TABLE.length >= 40, `${TABLE.length} phrasings`);
+});
