@@ -16,9 +16,11 @@ export { parseHostContext } from "../protocol/host_context.ts";
 export { validateJsonSchema } from "../protocol/json_schema.ts";
 
 export type {
+  Approval,
   Attachment,
   CallStatus,
   ChatResult,
+  DisplayCard,
   ErrorEvent,
   FinalResponse,
   HostAction,
@@ -27,6 +29,7 @@ export type {
   Issue,
   JsonSchema,
   NavigationTarget,
+  PendingAction,
   PendingToolCall,
   Result,
   ServerEvents,
@@ -37,7 +40,9 @@ export type {
   ToolCallEvent,
   ToolErrorEvent,
   ToolResultEvent,
+  Verb,
   View,
+  WaitingFor,
 } from "../protocol/mod.ts";
 
 import type { Attachment } from "../protocol/mod.ts";

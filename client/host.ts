@@ -17,6 +17,7 @@ import type {
   BackgroundEntry,
   HostContext,
   NavigationTarget,
+  PendingAction,
   View,
 } from "./_protocol.ts";
 import { ContextRegistry, type Disposer, type Source } from "./context.ts";
@@ -39,6 +40,7 @@ import { createStore, type Store } from "./store.ts";
 import { sseTransport } from "./sse_transport.ts";
 import type { ConnectionState, Transport } from "./transport.ts";
 import { offerToWebMcp } from "./webmcp.ts";
+import { pendingCall, waitingFor } from "./pending.ts";
 
 import type { ActionOptions, HostOptions, SendOptions } from "./host_options.ts";
 export type { ActionOptions, HostOptions, SendOptions };
@@ -46,12 +48,7 @@ export type { ActionOptions, HostOptions, SendOptions };
 /** What the host reads of GET /api/sessions/{id}. */
 interface SessionInfo {
   message_count: number;
-  pending_action: {
-    tool_call_id: string;
-    tool_name: string;
-    arguments: Record<string, unknown>;
-    queued: string[];
-  } | null;
+  pending_action: PendingAction | null;
 }
 
 interface Exchange {
@@ -99,6 +96,8 @@ export class Host {
   #cancel = new AbortController();
   #closed = new AbortController();
   #decisions = new Map<string, string>();
+  /** Calls this page saw held for approval in its own exchange (or on load): it runs them if they come back as host calls. */
+  #held = new Set<string>();
   #withdrawals = new Set<() => void>();
   /** Closed until the stored conversation is read, and again while it is read for another tab's turn. */
   #gate = new HeldEvents((name, payload) => this.#handle(name, payload));
@@ -273,6 +272,45 @@ export class Host {
     await this.#transport.cancel();
   }
 
+  /**
+   * Answers a remote action's preview (`state.pending` waiting for
+   * `confirmation`): `apply` (a delete needs a second one: the first leaves
+   * the call pending with one confirmation received) or `cancel` (the model
+   * is told the user declined). Resolves with the `final_response` of the
+   * turn it leads to; rejects with a TetherError when the runtime refuses it
+   * (409: already answered, superseded, or held for an approval, which only
+   * an approver can release).
+   */
+  async answer(callId: string, decision: "apply" | "cancel"): Promise<FinalResponse | undefined> {
+    if (decision !== "apply" && decision !== "cancel") {
+      throw new TypeError(`decision must be "apply" or "cancel", not ${JSON.stringify(decision)}.`);
+    }
+    await this.connect().catch(() => {});
+    const context = await this.#registry.build().catch(() => undefined);
+    const body: Record<string, unknown> = {
+      id: newId("m-"),
+      session_id: this.sessionId,
+      content: "",
+      tool_call_id: callId,
+      tool_result: { decision },
+    };
+    if (context) body.host_context = context;
+    this.#exchange?.resolve(this.#exchange.final);
+    let exchange: Exchange | undefined;
+    const result = new Promise<FinalResponse | undefined>((resolve, reject) => {
+      this.#exchange = exchange = { resolve, reject };
+    });
+    this.#update(["answer", { callId, decision }]);
+    try {
+      await this.#transport.send(body);
+    } catch (error) {
+      if (this.#exchange === exchange) this.#exchange = undefined;
+      this.#update(["answer", { callId }]);
+      throw error;
+    }
+    return result;
+  }
+
   /** Listens to a runtime or SDK event; returns the function that stops listening. */
   on<K extends keyof TetherEventMap>(event: K, fn: (payload: TetherEventMap[K]) => void): Disposer {
     const set = this.#listeners.get(event) ?? new Set();
@@ -360,9 +398,18 @@ export class Host {
   #handle(name: string, payload: Record<string, unknown>): void {
     if (name === "assistant:final_response") {
       const final = payload as unknown as FinalResponse;
+      const call = final.pending_tool_call;
+      const waits = call ? waitingFor(call) : undefined;
       if (this.#exchange) {
         this.#exchange.final = final;
-        if (final.pending_tool_call) this.#turnCall = final.pending_tool_call;
+        if (waits === "host") this.#turnCall = call!;
+        if (waits === "approval") this.#held.add(call!.call_id);
+      } else if (
+        waits === "host" && this.#held.has(call!.call_id) &&
+        this.#registry.actions.has(call!.tool_name)
+      ) {
+        // An approver released a call this page asked for: the runtime resumed the turn by itself.
+        this.#turnCall = call!;
       }
     }
     this.#dispatch(name as keyof TetherEventMap, payload as never);
@@ -450,8 +497,15 @@ export class Host {
       this.#loaded = true;
       if (info?.message_count) await this.#sync();
     }
+    const pending = info?.pending_action ?? null;
+    const waits = pending ? waitingFor(pending) : undefined;
+    // A preview or a hold is shown again as it was (nothing ran); only a host call is the runner's.
+    if (pending && waits !== "host") {
+      if (waits === "approval") this.#held.add(pending.tool_call_id);
+      this.#update(["pending", pendingCall(pending)]);
+    }
     this.#gate.open();
-    await this.#runner.recover(info?.pending_action ?? null).catch((error) =>
+    await this.#runner.recover(waits === "host" ? pending : null).catch((error) =>
       this.#finish(error.status === 409 ? undefined : error)
     );
   }

@@ -33,6 +33,12 @@
  * Silent decisions for an independent controller: `host.decide(content)`
  * then `host.receipt(callId, result)`.
  *
+ * A remote tool's action waits for the user: `state.pending` carries its
+ * preview and confirmations (`waitingFor(pending) === "confirmation"`), and
+ * `host.answer(callId, "apply" | "cancel")` answers it (a delete twice). A
+ * call the policy gate holds (`waitingFor(pending) === "approval"`) carries
+ * its approval with the reason and expiry; only an approver releases it.
+ *
  * The host_context schema (zod/mini), the argument validator and the
  * screenshot library are separate chunks: the first is fetched when the host
  * is created, the second when the first action is registered, the third on
@@ -65,6 +71,7 @@ export type { IndexedDbJournalOptions } from "./indexeddb_journal.ts";
 export { screenshot } from "./screenshot.ts";
 export type { ScreenshotOptions } from "./screenshot.ts";
 export { applyEvent } from "./state.ts";
+export { pendingCall, waitingFor } from "./pending.ts";
 export type {
   AttachmentSummary,
   ChatMessage,
@@ -82,13 +89,18 @@ export { socketIoTransport } from "./socketio_transport.ts";
 export type { SocketIoTransportOptions } from "./socketio_transport.ts";
 export { modelContext, offerToWebMcp } from "./webmcp.ts";
 export type {
+  Approval,
   Attachment,
   AttachmentInput,
   BackgroundEntry,
+  DisplayCard,
   HostAction,
   HostContext,
   HostInfo,
   JsonSchema,
   NavigationTarget,
+  PendingAction,
+  Verb,
   View,
+  WaitingFor,
 } from "./_protocol.ts";

@@ -6,9 +6,11 @@
  *
  * @module
  */
-import type { CallStatus } from "./_protocol.ts";
+import { announced, asPending, failedCall } from "./_pending_state.ts";
+import type { Approval, CallStatus, DisplayCard, Verb, WaitingFor } from "./_protocol.ts";
 import { isUnknownOutcome } from "./_unknown_outcome.ts";
 import type { PendingToolCall, TetherEventMap } from "./events.ts";
+import { waitingFor } from "./pending.ts";
 import type { ConnectionState } from "./transport.ts";
 
 /**
@@ -42,6 +44,24 @@ export interface ToolCallState {
   status: ToolCallStatus;
   /** The result, or the reason it failed. */
   output?: unknown;
+  /** A remote tool's verb. */
+  verb?: Verb;
+  /** Who a pending call waits for when it is not the host page: the user or an approver. */
+  waitingFor?: Exclude<WaitingFor, "host">;
+  /** A remote action's preview (plain text from the tool server). */
+  preview?: string;
+  /** The Applies a remote action needs (2 for a delete) and has received so far. */
+  confirmations?: { required: number; received: number };
+  /** The approval hold, when the policy gate asked a person. */
+  approval?: Approval;
+  /** Preview cards of the result (check them again before rendering: see `cardsOf`). */
+  display?: DisplayCard[];
+  /** The user declined the action (status `cancelled`): show it neutrally, not as a failure. */
+  declined?: boolean;
+  /** The policy gate denied the call (status `failed`); `output` is the reason. */
+  denied?: boolean;
+  /** The user's answer to the preview, sent and not yet answered by the runtime. */
+  answering?: "apply" | "cancel";
 }
 
 /**
@@ -93,15 +113,21 @@ export interface HostState {
   messages: ChatMessage[];
   /** Text of the live turn so far. */
   streamingText: string;
-  /** The host call waiting for (or under) execution. */
+  /**
+   * The call the session waits on: a host call waiting for (or under)
+   * execution, a remote action's preview waiting for the user, or a held
+   * call waiting for an approver (see `waitingFor()`).
+   */
   pending: PendingToolCall | null;
   error: { message: string; type?: string; retryAllowed?: boolean } | null;
 }
 
 /**
  * An event the reducer folds: a runtime or SDK event, the user's own
- * message, or the stored conversation (`history`, read after a reload or
- * when another tab starts a turn).
+ * message, the stored conversation (`history`, read after a reload or
+ * when another tab starts a turn), the stored pending call (`pending`, after
+ * a reload) or the user's answer to a preview on its way (`answer`; no
+ * `decision` when it could not be sent).
  *
  * @example
  * ```ts
@@ -111,7 +137,9 @@ export interface HostState {
 export type StateEvent =
   | { [K in keyof TetherEventMap]: [K, TetherEventMap[K]] }[keyof TetherEventMap]
   | ["user", { id: string; content: string; attachments?: AttachmentSummary[]; steering?: boolean }]
-  | ["history", ChatMessage[]];
+  | ["history", ChatMessage[]]
+  | ["pending", PendingToolCall | null]
+  | ["answer", { callId: string; decision?: "apply" | "cancel" }];
 
 const open = (call: ToolCallState) => call.status === "pending" || call.status === "running";
 
@@ -119,18 +147,36 @@ const open = (call: ToolCallState) => call.status === "pending" || call.status =
 const settle = (
   messages: ChatMessage[],
   which: (call: ToolCallState) => unknown,
-  patch: Partial<ToolCallState>,
+  patch: Partial<ToolCallState> | ((call: ToolCallState) => ToolCallState),
 ): ChatMessage[] =>
   messages.map((m) =>
     m.toolCalls.some((c) => open(c) && which(c))
-      ? { ...m, toolCalls: m.toolCalls.map((c) => (open(c) && which(c) ? { ...c, ...patch } : c)) }
+      ? {
+        ...m,
+        toolCalls: m.toolCalls.map((c) =>
+          open(c) && which(c) ? (typeof patch === "function" ? patch(c) : { ...c, ...patch }) : c
+        ),
+      }
       : m
   );
 
-const patchCall = (state: HostState, callId: string, patch: Partial<ToolCallState>): HostState => ({
+const patchCall = (
+  state: HostState,
+  callId: string,
+  patch: Partial<ToolCallState> | ((call: ToolCallState) => ToolCallState),
+): HostState => ({
   ...state,
   messages: settle(state.messages, (c) => c.callId === callId, patch),
 });
+
+/** The state waiting on `pending` (or on nothing), its call showing what it waits for. */
+const withPending = (state: HostState, pending: PendingToolCall | null): HostState =>
+  pending
+    ? { ...patchCall(state, pending.call_id, (c) => asPending(c, pending)), pending }
+    : { ...state, pending: null };
+
+/** A new message supersedes the calls still waiting for an answer (a host call, a preview, a hold). */
+const superseded = (c: ToolCallState) => c.category === "host" || c.status === "pending";
 
 /**
  * The stored conversation with what the state knows beyond it (a failure
@@ -224,13 +270,24 @@ export function applyEvent(state: HostState, [name, payload]: StateEvent): HostS
         messages: [
           ...(payload.steering
             ? state.messages
-            : settle(state.messages, (c) => c.category === "host", { status: "superseded" })),
+            : settle(state.messages, superseded, { status: "superseded" })),
           message,
         ],
+        // A preview or a hold closes with it; a host call is the call runner's to settle.
+        pending: !payload.steering && state.pending && waitingFor(state.pending) !== "host"
+          ? null
+          : state.pending,
       };
     }
     case "history":
       return { ...state, messages: merge(state.messages, payload) };
+    case "pending":
+      return withPending(state, payload);
+    case "answer":
+      return patchCall(state, payload.callId, (c) => {
+        const { answering: _, ...call } = c;
+        return payload.decision ? { ...call, answering: payload.decision } : call;
+      });
     case "assistant:status":
       return payload.status === "started"
         ? { ...state, running: true, error: null }
@@ -238,29 +295,16 @@ export function applyEvent(state: HostState, [name, payload]: StateEvent): HostS
     case "assistant:text_delta":
       return { ...state, streamingText: state.streamingText + payload.content };
     case "assistant:tool_call":
-      return putCall(state, payload.call_id, () => ({
-        callId: payload.call_id,
-        toolName: payload.tool_name,
-        arguments: payload.arguments,
-        category: payload.category,
-        status: payload.category === "host" ? "pending" : "running",
-      }));
+      return putCall(state, payload.call_id, (old) => announced(payload, old));
     case "assistant:tool_result":
-      return patchCall(state, payload.call_id, { status: "completed", output: payload.output });
+      return patchCall(state, payload.call_id, (c) => {
+        const { waitingFor: _w, answering: _x, ...call } = c;
+        const done: ToolCallState = { ...call, status: "completed", output: payload.output };
+        if (Array.isArray(payload.display)) done.display = payload.display;
+        return done;
+      });
     case "assistant:tool_error":
-      // A call refused before it ran (a policy denial, invalid arguments) had no tool_call event.
-      return putCall(state, payload.call_id, (old) => ({
-        ...(old ??
-          {
-            callId: payload.call_id,
-            toolName: payload.tool_name,
-            arguments: {},
-            category: "backend",
-          }),
-        // The SDK's own "outcome is unknown" report comes back as a failure; keep showing it as unknown.
-        status: isUnknownOutcome(payload.error) ? "unknown" : "failed",
-        output: payload.error,
-      }));
+      return putCall(state, payload.call_id, (old) => failedCall(payload, old));
     case "assistant:final_response": {
       const type = payload.error_type;
       const next = draft(state, (m) => ({
@@ -276,9 +320,9 @@ export function applyEvent(state: HostState, [name, payload]: StateEvent): HostS
           })[0].toolCalls
           : m.toolCalls,
       }), payload.message_id);
-      next.pending = payload.pending_tool_call ?? null;
-      if (payload.error) next.error = { message: payload.error, type: type ?? undefined };
-      return next;
+      const waiting = withPending(next, payload.pending_tool_call ?? null);
+      if (payload.error) waiting.error = { message: payload.error, type: type ?? undefined };
+      return waiting;
     }
     case "assistant:error":
       return {

@@ -25,3 +25,13 @@ test("every settled status of the runtime is shown as it is", () => {
     assert.equal(callStatus(call(status)), status);
   }
 });
+
+test("a remote action waiting for Apply and a call held for an approver say so", () => {
+  assert.equal(callStatus({ ...call("pending"), waitingFor: "confirmation" }), "confirming");
+  assert.equal(callStatus({ ...call("pending"), waitingFor: "approval" }), "held");
+});
+
+test("a call the policy denied says denied; a declined one says cancelled, not failed", () => {
+  assert.equal(callStatus({ ...call("failed"), denied: true }), "denied");
+  assert.equal(callStatus({ ...call("cancelled"), declined: true }), "cancelled");
+});

@@ -13,15 +13,25 @@ import { renderMarkdown } from "./markdown.ts";
 
 const STATUS_LABEL: Record<CallStatus, string> = {
   running: "running",
+  confirming: "waiting for you",
+  held: "waiting for approval",
   done: "done",
   failed: "failed",
+  denied: "denied",
   cancelled: "cancelled",
   superseded: "superseded",
   unknown: "outcome unknown",
 };
 
-/** The arguments as one short plain-text line: `number: 42, label: "bug"`. */
-function argumentLine(args: Record<string, unknown> | undefined): string {
+/**
+ * The arguments as one short plain-text line: `number: 42, label: "bug"`.
+ *
+ * @example
+ * ```ts
+ * argumentLine({ number: 42 }); // "number: 42"
+ * ```
+ */
+export function argumentLine(args: Record<string, unknown> | undefined): string {
   const parts = Object.entries(args ?? {}).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
   const line = parts.join(", ");
   return line.length > 80 ? line.slice(0, 79) + "…" : line;
@@ -29,7 +39,7 @@ function argumentLine(args: Record<string, unknown> | undefined): string {
 
 function toolCard(call: ToolCallState): TemplateResult {
   const status = callStatus(call);
-  const failure = status === "failed" || status === "unknown";
+  const failure = status === "failed" || status === "unknown" || status === "denied";
   return html`<div part="tool tool-${status}" class="tool ${status}" data-call=${call.callId}>
     <span class="dot" aria-hidden="true"></span>
     <code class="name">${call.toolName}</code>
@@ -70,7 +80,11 @@ function message(
   const last = index === state.messages.length - 1;
   const text = textOf(state, m, last);
   const cards = m.role === "assistant"
-    ? turnCards(m.toolCalls.filter((c) => c.status === "completed").map((c) => c.output))
+    ? turnCards(
+      m.toolCalls.filter((c) => c.status === "completed").map((c) =>
+        c.display ? { display: c.display } : c.output
+      ),
+    )
     : [];
   return html`
     <article part="message message-${m.role}" class="message ${m.role}"

@@ -6,7 +6,7 @@
  * @module
  */
 import { html, nothing, type TemplateResult } from "lit";
-import type { ConnectionState, HostState } from "../client/mod.ts";
+import { type ConnectionState, type HostState, waitingFor } from "../client/mod.ts";
 
 const CONNECTION: Record<ConnectionState, string> = {
   idle: "Not connected",
@@ -54,8 +54,11 @@ export function renderNotice(
   deciding: boolean,
 ): TemplateResult | typeof nothing {
   const pending = state?.pending;
-  const text = deciding
+  const waits = pending ? waitingFor(pending) : undefined;
+  const text = deciding || waits === "confirmation"
     ? "Waiting for your decision."
+    : waits === "approval"
+    ? `Waiting for a person to approve ${pending!.tool_name}.`
     : pending
     ? `Running ${pending.tool_name} on this page…`
     : "";

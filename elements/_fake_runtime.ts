@@ -2,7 +2,8 @@
  * A scripted stand-in for the runtime, for element tests: a transport whose
  * messages go to a test's `respond` function, which plays the turn's events
  * back (`status started`, deltas, tool calls, `final_response`, `status
- * completed`) at the pace the test chooses. Not part of the public API.
+ * completed`) at the pace the test chooses, to every host made from it on
+ * the same session (as to tabs that follow it). Not part of the public API.
  *
  * @module
  */
@@ -26,6 +27,10 @@ export interface Turn {
   end(): void;
   /** `start`, the text in deltas of a few words, `final`, `end`. */
   reply(text: string): Promise<void>;
+  /** Any event, as the runtime would send it (`name` without the `assistant:` prefix). */
+  emit(name: string, payload: Record<string, unknown>): void;
+  /** A `final_response` ending the turn on `pending` (a `pending_tool_call` as the wire has it). */
+  pend(pending: Record<string, unknown>): void;
 }
 
 /** The fake runtime a test drives. */
@@ -52,21 +57,35 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
  * ```
  */
 export function fakeRuntime(): FakeRuntime {
-  let link: TransportLink | undefined;
+  // Every host made from this runtime, like tabs following one session: each gets every event.
+  const links = new Set<TransportLink>();
   let n = 0;
   const rt: FakeRuntime = {
     sent: [],
     cancels: 0,
     respond: (_body, turn) => turn.reply("ok"),
     transport: (l) => {
-      link = l;
+      links.add(l);
       return {
         connect: () => (l.state("open"), Promise.resolve()),
         send(body) {
           rt.sent.push(body);
           const emit = (name: string, payload: Record<string, unknown>) =>
-            link!.event(`assistant:${name}`, payload);
+            links.forEach((link) =>
+              link.sessionId === l.sessionId && link.event(`assistant:${name}`, payload)
+            );
           const turn: Turn = {
+            emit,
+            pend: (pending_tool_call) =>
+              emit("final_response", {
+                type: "final_response",
+                content: "",
+                model: "scripted",
+                streamed: true,
+                session_id: l.sessionId,
+                message_id: `a-${n}`,
+                pending_tool_call,
+              }),
             start: () => emit("status", { type: "agent_status", status: "started" }),
             delta: (content) => emit("text_delta", { type: "text_delta", content }),
             hostCall(tool_name, args, call_id = `call-${++n}`) {
@@ -114,7 +133,7 @@ export function fakeRuntime(): FakeRuntime {
           return Promise.resolve();
         },
         cancel: () => (rt.cancels++, Promise.resolve()),
-        close: () => l.state("closed"),
+        close: () => (links.delete(l), l.state("closed")),
       };
     },
   };

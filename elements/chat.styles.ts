@@ -64,11 +64,14 @@ export const chatStyles = [
     }
     .connection.reconnecting .dot,
     .connection.connecting .dot,
-    .tool.running .dot {
+    .tool.running .dot,
+    .tool.confirming .dot,
+    .tool.held .dot {
       background: var(--_warning);
     }
     .connection.closed .dot,
     .tool.failed .dot,
+    .tool.denied .dot,
     .tool.unknown .dot {
       background: var(--_danger);
     }

@@ -10,9 +10,11 @@ import {
   type Host,
   socketIoTransport,
   sseTransport,
+  waitingFor,
 } from "../client/mod.ts";
 import { renderComposer } from "./_chat_composer.ts";
 import { renderMessages } from "./_chat_messages.ts";
+import { renderPendingAction } from "./_pending_action.ts";
 import { renderError, renderHeader, renderNotice } from "./_chat_status.ts";
 import {
   type ApprovalHandle,
@@ -33,7 +35,10 @@ import { HostController } from "./host_controller.ts";
  * (Markdown rendered safely: no HTML from the model ever reaches the page),
  * shows each tool call as a compact card with its status, and while a host
  * action runs it says so and locks the composer until the action settles.
- * Stop cancels the live turn. Errors show with their retry hint; images and
+ * Stop cancels the live turn. A remote tool's action shows its preview with
+ * Apply and Cancel (a delete asks twice), a call held for a person's
+ * approval shows the reason and the time left, and result cards render as
+ * preview cards. Errors show with their retry hint; images and
  * files can be attached by picking or pasting them, and each message shows
  * what it carried. Enter sends, Shift+Enter starts a new line, Escape stops
  * the turn. After a reload it shows the conversation so far.
@@ -58,7 +63,7 @@ import { HostController } from "./host_controller.ts";
  * @csspart connection - The connection state.
  * @csspart log - The scrolling conversation (an ARIA log).
  * @csspart message - Each message; also `message-user` or `message-assistant`.
- * @csspart tool - Each tool call card; also `tool-running`, `tool-done`, `tool-failed`, `tool-cancelled`, `tool-superseded`, `tool-unknown`.
+ * @csspart tool - Each tool call card; also `tool-running`, `tool-confirming` (waiting for Apply), `tool-held` (waiting for an approver), `tool-done`, `tool-failed`, `tool-denied` (refused by the policy), `tool-cancelled`, `tool-superseded`, `tool-unknown`.
  * @csspart attachment - Each attachment a user message carried (a thumbnail for an image, and its name).
  * @csspart link - Links in the assistant's text.
  * @csspart notice - The running host action notice.
@@ -218,8 +223,18 @@ export class TetherChat extends LitElement {
     });
   }
 
+  /** A call waits for the page or the user; a call held for an approver leaves the composer free. */
   get #locked(): boolean {
-    return !!this.#client.state?.pending || this.#confirms.open;
+    const pending = this.#client.state?.pending;
+    return (!!pending && waitingFor(pending) !== "approval") || this.#confirms.open;
+  }
+
+  #answer(callId: string, decision: "apply" | "cancel"): void {
+    this.#problem = "";
+    this.host?.answer(callId, decision).catch((error: Error) => {
+      this.#problem = error.message;
+      this.requestUpdate();
+    });
   }
 
   get #busy(): boolean {
@@ -290,6 +305,7 @@ export class TetherChat extends LitElement {
                 ? renderMessages(state, this.theme)
                 : html`<div class="empty"><slot name="empty">Ask the assistant about this page.</slot></div>`}
               ${renderConfirmations(this.#confirms.entries, this.theme)}
+              ${renderPendingAction(state, this.theme, (id, d) => this.#answer(id, d))}
             </div>
             ${renderNotice(state, this.#confirms.open)}
             ${renderError(

@@ -14,6 +14,7 @@ export type ConfirmState =
   | "preview"
   | "confirm-again"
   | "waiting"
+  | "sending"
   | "applied"
   | "cancelled"
   | "expired";
@@ -34,6 +35,13 @@ const clock = (ms: number) => {
  * `destructive` action asks a second, explicit time before it applies. In
  * the `waiting` state it shows that a human approval is pending, with the
  * reason and the time left until the request expires.
+ *
+ * When the runtime counts the confirmations (a remote tool's action), set
+ * `stepwise`: every Apply fires `tether-decision`, the element shows
+ * `sending`, and its owner sets the next `state` (`confirm-again` after the
+ * first of two). When the runtime holds the call (`held`), the waiting state
+ * offers no button at all (only an approver releases it) and leaves the end
+ * of the countdown to the runtime.
  *
  * @tagname tether-confirm
  * @summary Preview with Apply and Cancel, double confirmation, and the waiting-for-approval state.
@@ -63,6 +71,8 @@ export class TetherConfirm extends LitElement {
     action: { type: String },
     preview: { type: String },
     destructive: { type: Boolean, reflect: true },
+    stepwise: { type: Boolean },
+    held: { type: Boolean },
     state: { type: String, reflect: true },
     reason: { type: String },
     expires: {},
@@ -76,7 +86,11 @@ export class TetherConfirm extends LitElement {
   declare preview: string;
   /** Ask a second, explicit time before applying. */
   declare destructive: boolean;
-  /** `preview`, `confirm-again`, `waiting`, `applied`, `cancelled` or `expired`. */
+  /** Each Apply is reported and the owner moves `state` on (the runtime counts the confirmations). */
+  declare stepwise: boolean;
+  /** The runtime holds the call for an approver: no button, and no expiry of its own. */
+  declare held: boolean;
+  /** `preview`, `confirm-again`, `waiting`, `sending`, `applied`, `cancelled` or `expired`. */
   declare state: ConfirmState;
   /** Why an approval is needed (the `waiting` state). */
   declare reason: string;
@@ -93,11 +107,13 @@ export class TetherConfirm extends LitElement {
     this.action = "";
     this.preview = "";
     this.destructive = false;
+    this.stepwise = false;
+    this.held = false;
     this.state = "preview";
     this.reason = "";
     this.cards = [];
     this.addEventListener("keydown", (e) => {
-      if (e.key === "Escape" && this.#open) {
+      if (e.key === "Escape" && this.#open && !this.held) {
         e.stopPropagation();
         this.#decide("cancel");
       }
@@ -141,7 +157,7 @@ export class TetherConfirm extends LitElement {
   }
 
   #tick(): void {
-    if (remaining(this.expires, Date.now()) === 0) {
+    if (remaining(this.expires, Date.now()) === 0 && !this.held) {
       this.state = "expired";
       this.dispatchEvent(new TetherDecisionEvent("expire"));
     }
@@ -149,11 +165,11 @@ export class TetherConfirm extends LitElement {
   }
 
   #decide(decision: "apply" | "cancel"): void {
-    if (decision === "apply" && this.destructive && this.state === "preview") {
+    if (decision === "apply" && this.destructive && this.state === "preview" && !this.stepwise) {
       this.state = "confirm-again";
       return;
     }
-    this.state = decision === "apply" ? "applied" : "cancelled";
+    this.state = this.stepwise ? "sending" : decision === "apply" ? "applied" : "cancelled";
     this.dispatchEvent(new TetherDecisionEvent(decision));
   }
 
@@ -212,8 +228,10 @@ export class TetherConfirm extends LitElement {
             ? nothing
             : html`<span part="countdown" class="countdown" role="timer">${clock(left)} left</span>`
         }
-          <div class="buttons">${cancel("Stop waiting")}</div>`;
+          ${this.held ? nothing : html`<div class="buttons">${cancel("Stop waiting")}</div>`}`;
       }
+      case "sending":
+        return html`<p class="settled" role="status">Sending your answer…</p>`;
       case "expired":
         return html`<p class="settled" role="status">No approval arrived in time; the action did not run.</p>`;
       default:
