@@ -100,7 +100,8 @@ export interface DisplayCard {
  * ```
  */
 export interface PendingKind {
-  category?: "host" | "remote";
+  /** `backend` only for a backend tool held for approval (it runs in the runtime once approved). */
+  category?: "backend" | "host" | "remote";
   waiting_for?: WaitingFor;
   verb?: Verb;
   /** The remote tool server's preview text (plain text). */

@@ -24,9 +24,10 @@ import type { ChatResult } from "./turn/outcome.ts";
 import type { EngineModel, LiveTurn, TurnDeps } from "./turn/runner.ts";
 import { startTurn } from "./turn/new_turn.ts";
 import { continueTurn } from "./turn/continuation.ts";
+import { resumeHeldTurn, type Verdict } from "./turn/held.ts";
 import { modelFromSpec } from "./model/mod.ts";
 
-export type { ChatResult, EngineModel };
+export type { ChatResult, EngineModel, Verdict };
 
 /**
  * Runs turns for every session of one store.
@@ -161,6 +162,25 @@ export class Engine {
           await this.hub.flush(sessionId);
         }
       }, () => this.#live.get(sessionId)?.controller.abort()));
+  }
+
+  /**
+   * Releases a call the policy held for approval and resumes its turn: the
+   * approval poller calls this when an approval is decided or expires (deny).
+   * No client can: a continuation for a held call is a 409. Throws a 409 when
+   * the call is not the one held (already released, superseded).
+   *
+   * @example
+   * ```ts
+   * await engine.resumeHeld("s1", "call_1", { decision: "allow" });
+   * ```
+   */
+  resumeHeld(sessionId: string, callId: string, verdict: Verdict): Promise<ChatResult> {
+    return this.withSession(sessionId, async () => {
+      const loaded = await this.repo.load(sessionId);
+      const repaired = loaded && (await repairSession(this.repo, loaded));
+      return await resumeHeldTurn(this.#deps, repaired, sessionId, callId, verdict, this.model);
+    });
   }
 
   /** Delivers steering text to the live turn; false when the session has none here. */

@@ -5,13 +5,19 @@
  * @module
  */
 import type { ModelMessage } from "ai";
-import type { Attachment, CallStatus, HostContext } from "../../protocol/mod.ts";
+import type {
+  Attachment,
+  CallStatus,
+  HostContext,
+  PendingKind,
+  WaitingFor,
+} from "../../protocol/mod.ts";
 
 /** Where a tool call stands: the statuses of runtime-behaviour.md, plus the live ones. */
 export type { CallStatus };
 
-/** What a pending item waits for. Host results now; confirmations and approvals plug in here. */
-export type WaitingFor = "host" | "confirmation" | "approval";
+/** What a pending item waits for: see `server/turn/kinds/kind.ts` for each one's continuation rules. */
+export type { WaitingFor };
 
 /** One tool call made in an assistant message. */
 export interface CallRecord {
@@ -26,17 +32,24 @@ export interface CallRecord {
   result?: unknown;
   /** Set when the call failed before running (bad arguments, a policy denial, a timeout). */
   error?: string;
+  /** Remote tools: the verb, and the integration that offered the tool. */
+  verb?: PendingKind["verb"];
+  integration_id?: string;
 }
 
-/** A host call handed out or waiting to be handed out. */
-export interface QueuedCall {
+/**
+ * A pending call waiting to be handed out, with what it waits for. Records
+ * written before tool kinds existed lack `category` and `waiting_for`: they
+ * are host calls (see `waitOf`).
+ */
+export interface QueuedCall extends PendingKind {
   call_id: string;
   tool_name: string;
   arguments: Record<string, unknown>;
 }
 
-/** The one pending item of a session. */
-export interface PendingAction {
+/** The one pending item of a session (its wait fields as in `PendingKind`). */
+export interface PendingAction extends PendingKind {
   tool_call_id: string;
   tool_name: string;
   assistant_message_id: string;

@@ -3,6 +3,8 @@
  *
  * @module
  */
+import type { PendingAction } from "../../protocol/mod.ts";
+import { waitOf } from "./pending.ts";
 import type { SessionRecord, StoredMessage } from "./records.ts";
 
 /** GET /api/sessions/{id}. */
@@ -11,13 +13,8 @@ export interface SessionView {
   owner_id: string;
   turn_number: number;
   has_pending_tool_call: boolean;
-  pending_action: {
-    tool_call_id: string;
-    tool_name: string;
-    assistant_message_id: string;
-    arguments: Record<string, unknown>;
-    queued: string[];
-  } | null;
+  /** The pending call with what it waits for, so a page that reloads can show it again. */
+  pending_action: PendingAction | null;
   message_count: number;
 }
 
@@ -43,6 +40,7 @@ export function sessionView(record: SessionRecord, messageCount: number): Sessio
         assistant_message_id: p.assistant_message_id,
         arguments: p.arguments,
         queued: p.queued.map((q) => q.call_id),
+        ...waitOf(p),
       }
       : null,
     message_count: messageCount,

@@ -1,22 +1,28 @@
 /**
- * A continuation applies a host's result to the pending call: the next
- * queued call is handed out without a model run, a silent decision's receipt
- * completes without one, and the last result resumes the model on the same
- * assistant message, followed by the current context.
+ * A continuation answers the pending call. Its kind says what the answer
+ * means (`kinds/kind.ts`): recorded (a host's result, a declined
+ * confirmation), still pending (a first of two confirmations), or released
+ * to run now (an applied confirmation). A call held for approval is never
+ * released by a continuation. Then the next queued call is handed out
+ * without a model run, a silent decision's receipt completes without one, or
+ * the model resumes on the same assistant message, after the current context.
  *
  * @module
  */
-import type { MessageBody } from "../../protocol/mod.ts";
+import type { HostContext, MessageBody } from "../../protocol/mod.ts";
 import { sessionError } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
 import { mergeAttachments } from "../session/attachments.ts";
-import type { AssistantMessage, PendingAction } from "../session/records.ts";
+import { handOut, waitOf } from "../session/pending.ts";
+import type { AssistantMessage, PendingAction, SessionRecord } from "../session/records.ts";
 import { refusal } from "../session/refusal.ts";
 import { type LoadedSession, messageIdKey } from "../session/repo.ts";
-import { extractScreenshots } from "../tools/screenshots.ts";
+import type { ScreenshotCache } from "../tools/screenshots.ts";
+import { announceAnswer, type Emit, sessionEmitter } from "./events.ts";
+import { kindOf } from "./kinds/mod.ts";
 import { type ChatResult, chatResult, effectiveLimits, finalEvent } from "./outcome.ts";
 import { attachmentParts, renderHostContext } from "./prompt.ts";
-import { hostOutcomeEvent, toolMessage } from "./results.ts";
+import { stepAnswers } from "./results.ts";
 import { type EngineModel, replay, runAndRecord, type TurnDeps } from "./runner.ts";
 
 /**
@@ -40,36 +46,39 @@ export async function continueTurn(
   const { record } = loaded;
   const pending = record.pending_action;
   if (!pending || pending.tool_call_id !== callId) throw refusal(loaded, callId);
+  const wait = waitOf(pending);
+  if (wait.waiting_for === "approval") {
+    throw sessionError(
+      `Call ${callId} (${pending.tool_name}) is held for approval; only the approval releases it, not a continuation.`,
+      { waiting_for: "approval" },
+    );
+  }
   if (body.id && (await repo.usedMessageId(sid, body.id))) {
     throw sessionError(`Message id ${body.id} was already used in session ${sid}; send a new id.`);
   }
   const entry = loaded.messages.find((m) => m.message.id === pending.assistant_message_id)!;
   const assistant = entry.message as AssistantMessage;
   const call = assistant.calls.find((c) => c.call_id === callId)!;
-  const { value, screenshot } = extractScreenshots(body.tool_result ?? null);
-  if (screenshot) screenshots.set(sid, screenshot);
-  call.status = body.tool_outcome === "failed" ? "failed" : "completed";
-  call.result = value;
+  const kind = kindOf(call.category);
+  const answer = kind.continue({ sessionId: sid, screenshots }, call, wait, body);
   const silent = pending.output_mode === "host_tools";
   const context = body.host_context ?? record.host_context;
-  const [next, ...rest] = pending.queued;
-  const nextPending: PendingAction | null = next
-    ? {
-      ...pending,
-      tool_call_id: next.call_id,
-      tool_name: next.tool_name,
-      arguments: next.arguments,
-      queued: rest,
+  let nextPending: PendingAction | null = null;
+  if (answer.kind === "pending") nextPending = { ...pending, ...answer.fields };
+  else if (answer.kind === "run") {
+    // Claimed before it runs: a duplicate loses the commit, and a crash leaves `unknown`.
+    call.status = "running";
+    assistant.status = "running";
+  } else {
+    nextPending = handOut(pending);
+    if (nextPending) {
+      assistant.calls.find((c) => c.call_id === nextPending!.tool_call_id)!.status = "pending";
+    } else if (silent) {
+      // A receipt extends the decision's assistant message and ends it, with no model run.
+      assistant.steps.push(stepAnswers(assistant, call));
+      assistant.status = "completed";
+      assistant.decision = "completed";
     }
-    : null;
-  const answered = () => toolMessage(assistant.calls.filter((c) => c.step === call.step));
-  if (next) {
-    assistant.calls.find((c) => c.call_id === next.call_id)!.status = "pending";
-  } else if (silent) {
-    // A receipt extends the decision's assistant message and ends it, with no model run.
-    assistant.steps.push(answered());
-    assistant.status = "completed";
-    assistant.decision = "completed";
   }
   const nextRecord = { ...record, host_context: context, pending_action: nextPending };
   const marks = body.id ? [{ key: messageIdKey(sid, body.id), value: true }] : [];
@@ -85,40 +94,12 @@ export async function continueTurn(
       : sessionError(`Session ${sid} was deleted before the result arrived.`);
   }
   screenshots.remember(sid, body.host_context?.attachments ?? []);
-  const emit = (event: string, payload: Record<string, unknown>) =>
-    hub.publish(sid, event, payload);
-  await emit("assistant:status", { type: "agent_status", status: "started" });
-  // Every attached client learns the host's outcome, not only the one that sent it.
-  if (!silent) await emit(...hostOutcomeEvent(call));
-  if (nextPending || silent) {
-    const outcome = nextPending
-      ? { kind: "pending" as const, pending: nextPending }
-      : { kind: "final" as const };
-    const result = chatResult(nextRecord, assistant, outcome, null);
-    if (!nextPending) result.decision = "completed";
-    await emit("assistant:final_response", finalEvent(result, false));
-    await emit("assistant:status", { type: "agent_status", status: "completed" });
-    return result;
-  }
-  assistant.steps.push(answered());
-  const attachments = mergeAttachments(
-    body.attachments ?? [],
-    body.host_context?.attachments ?? [],
-  );
-  if (context || attachments.some((a) => a.purpose !== "screenshot")) {
-    // The current context right after the tool result, then the continuation's own attachments.
-    const block = context ? renderHostContext(context, !!screenshots.get(sid)) : "";
-    const head = [block, body.content].filter(Boolean).join("\n\n");
-    assistant.steps.push({
-      role: "user",
-      content: [
-        ...(head ? [{ type: "text" as const, text: head }] : []),
-        ...attachmentParts(attachments),
-      ],
-    });
-  }
-  assistant.status = "running";
-  return await runAndRecord(deps, {
+  const emit = sessionEmitter(hub, sid);
+  const resumeModel = () => {
+    addContext(assistant, body, context, screenshots, sid);
+    assistant.status = "running";
+  };
+  const run = {
     principal,
     record: nextRecord,
     seq: entry.seq,
@@ -128,6 +109,67 @@ export async function continueTurn(
     model,
     limits: effectiveLimits(deps.options.limits, body.config),
     steering: pending.steering,
-    started: true,
+  };
+  if (answer.kind === "run") {
+    return await runAndRecord(deps, {
+      ...run,
+      resume: async (ctx, live) => {
+        await kind.run(ctx, call, live);
+        const next = handOut(pending);
+        if (next) {
+          assistant.calls.find((c) => c.call_id === next.tool_call_id)!.status = "pending";
+          return { kind: "pending", pending: next };
+        }
+        assistant.steps.push(stepAnswers(assistant, call));
+        resumeModel();
+        return null;
+      },
+    });
+  }
+  await emit("assistant:status", { type: "agent_status", status: "started" });
+  // Every attached client learns how the call was answered, not only the one that sent it.
+  if (!silent && answer.kind === "recorded") await announceAnswer(emit, call);
+  if (nextPending || silent) return await answerWithoutModel(emit, nextRecord, assistant);
+  assistant.steps.push(stepAnswers(assistant, call));
+  resumeModel();
+  return await runAndRecord(deps, { ...run, started: true });
+}
+
+/** The current context right after the tool result, then the continuation's own attachments. */
+function addContext(
+  assistant: AssistantMessage,
+  body: MessageBody,
+  context: HostContext | null,
+  screenshots: ScreenshotCache,
+  sid: string,
+): void {
+  const attachments = mergeAttachments(
+    body.attachments ?? [],
+    body.host_context?.attachments ?? [],
+  );
+  if (!context && !attachments.some((a) => a.purpose !== "screenshot")) return;
+  const block = context ? renderHostContext(context, !!screenshots.get(sid)) : "";
+  const head = [block, body.content].filter(Boolean).join("\n\n");
+  assistant.steps.push({
+    role: "user",
+    content: [
+      ...(head ? [{ type: "text" as const, text: head }] : []),
+      ...attachmentParts(attachments),
+    ],
   });
+}
+
+/** Answers the turn with the next pending call (or a silent receipt) and no model run. */
+async function answerWithoutModel(
+  emit: Emit,
+  record: SessionRecord,
+  assistant: AssistantMessage,
+): Promise<ChatResult> {
+  const pending = record.pending_action;
+  const outcome = pending ? { kind: "pending" as const, pending } : { kind: "final" as const };
+  const result = chatResult(record, assistant, outcome, null);
+  if (!pending) result.decision = "completed";
+  await emit("assistant:final_response", finalEvent(result, false));
+  await emit("assistant:status", { type: "agent_status", status: "completed" });
+  return result;
 }

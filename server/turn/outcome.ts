@@ -4,7 +4,9 @@
  *
  * @module
  */
-import type { MessageConfig } from "../../protocol/mod.ts";
+import type { ErrorType, MessageConfig, PendingToolCall } from "../../protocol/mod.ts";
+import { waitOf } from "../session/pending.ts";
+import type { Payload } from "./events.ts";
 import type { Limits } from "../config.ts";
 import type { AssistantMessage, SessionRecord } from "../session/records.ts";
 import type { RunOutcome, Usage } from "./run.ts";
@@ -18,12 +20,8 @@ export interface ChatResult {
   turn_number: number;
   message_id: string;
   usage: Usage | null;
-  pending_tool_call: {
-    tool_name: string;
-    call_id: string;
-    arguments: Record<string, unknown>;
-    queued: string[];
-  } | null;
+  /** The pending call with what it waits for (`category`, `waiting_for` and the kind's fields). */
+  pending_tool_call: PendingToolCall | null;
   error?: string;
   error_type?: string;
 }
@@ -59,6 +57,7 @@ export function chatResult(
         call_id: pending.tool_call_id,
         arguments: pending.arguments,
         queued: pending.queued.map((q) => q.call_id),
+        ...waitOf(pending),
       }
       : null,
   };
@@ -72,9 +71,17 @@ export function chatResult(
  * hub.publish(sid, "assistant:final_response", finalEvent(result, true));
  * ```
  */
-export function finalEvent(result: ChatResult, streamed: boolean): Record<string, unknown> {
-  const { turn_number: _t, ...rest } = result;
-  return { type: "final_response", ...rest, streamed };
+export function finalEvent(
+  result: ChatResult,
+  streamed: boolean,
+): Payload<"assistant:final_response"> {
+  const { turn_number: _t, error_type, ...rest } = result;
+  return {
+    type: "final_response",
+    ...rest,
+    ...(error_type ? { error_type: error_type as ErrorType } : {}),
+    streamed,
+  };
 }
 
 /**

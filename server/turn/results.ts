@@ -6,7 +6,7 @@
  * @module
  */
 import type { ModelMessage, ToolResultPart } from "ai";
-import type { CallRecord } from "../session/records.ts";
+import type { AssistantMessage, CallRecord } from "../session/records.ts";
 
 const MAX_ERROR_TEXT = 2_000;
 
@@ -44,7 +44,9 @@ export function resultPart(call: CallRecord): ToolResultPart {
         ...base,
         output: {
           type: "error-text",
-          value: "Cancelled before a result arrived; it may or may not have taken effect.",
+          // A declined confirmation says so; a turn cancelled mid-call cannot know the outcome.
+          value: call.error ??
+            "Cancelled before a result arrived; it may or may not have taken effect.",
         },
       };
     case "superseded":
@@ -80,24 +82,19 @@ export function toolMessage(calls: CallRecord[]): ModelMessage {
   return { role: "tool", content: calls.map(resultPart) };
 }
 
-/** Short text for an error thrown by a tool or a provider. */
-export function errorText(error: unknown): string {
-  return clip(error instanceof Error ? error.message : String(error));
-}
-
 /**
- * The event that tells attached clients a host recorded a call's result:
- * `tool_result`, or `tool_error` when the host reported a failure.
+ * The tool message answering every call of the model step `call` belongs to.
  *
  * @example
  * ```ts
- * await hub.publish(sid, ...hostOutcomeEvent(call));
+ * assistant.steps.push(stepAnswers(assistant, call));
  * ```
  */
-export function hostOutcomeEvent(call: CallRecord): [string, Record<string, unknown>] {
-  const base = { tool_name: call.tool_name, call_id: call.call_id };
-  if (call.status === "failed") {
-    return ["assistant:tool_error", { type: "tool_error", ...base, error: asText(call.result) }];
-  }
-  return ["assistant:tool_result", { type: "tool_result", ...base, output: call.result ?? null }];
+export function stepAnswers(assistant: AssistantMessage, call: CallRecord): ModelMessage {
+  return toolMessage(assistant.calls.filter((c) => c.step === call.step));
+}
+
+/** Short text for an error thrown by a tool or a provider. */
+export function errorText(error: unknown): string {
+  return clip(error instanceof Error ? error.message : String(error));
 }

@@ -1,7 +1,7 @@
 /**
  * The turn loop: one model request at a time, every tool call through one
- * pipeline (arguments validated, policy decided, then run inside the turn or
- * pended for the host), budgets enforced, events published as they happen.
+ * pipeline (admission, then the call's kind runs it inside the turn or pends
+ * it; see `kinds/kind.ts`), budgets enforced, events published as they happen.
  *
  * @module
  */
@@ -10,23 +10,27 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Limits } from "../config.ts";
 import type { Principal } from "../http/principal.ts";
 import type { AssistantMessage, CallRecord, PendingAction } from "../session/records.ts";
+import { type Pended, pendingAction } from "../session/pending.ts";
 import type { PolicyHook } from "../tools/policy.ts";
 import type { TurnTool } from "../tools/turn_tools.ts";
 import type { ScreenshotCache } from "../tools/screenshots.ts";
 import type { ToolOutput } from "../tools/backend_tool.ts";
 import { SYSTEM_PROMPT } from "./prompt.ts";
 import { toolMessage } from "./results.ts";
-import { admit, runBackend, silentDecision } from "./calls.ts";
+import { silentDecision } from "./silent.ts";
+import { admit } from "./admission.ts";
+import { kindOf } from "./kinds/mod.ts";
+import { type Emit, toolCallEvent, toolErrorEvent } from "./events.ts";
 import { cacheBreakpoint, type ModelCall, sdkTools, stripProse, withLive } from "./_messages.ts";
 import { TurnError } from "./errors.ts";
 
 /** Token usage of a run. */
-export interface Usage {
+export type Usage = {
   input_tokens: number;
   output_tokens: number;
   total_tokens: number;
   model_requests: number;
-}
+};
 
 /** What a run needs from the engine. */
 export interface RunContext {
@@ -49,7 +53,12 @@ export interface RunContext {
   steering: string[];
   /** Called once the run takes no more steering (its last model step is done). */
   close(): void;
-  emit(event: string, payload: Record<string, unknown>): Promise<unknown>;
+  emit: Emit;
+  /**
+   * Work done before the first model step of this run (a confirmed or approved
+   * call that runs now): an outcome ends the run there, null lets the model run.
+   */
+  resume?: (ctx: RunContext, live: Map<string, ToolOutput>) => Promise<RunOutcome | null>;
   /** Writes the assistant message as it is now (before tools run, so a crash leaves a record). */
   checkpoint(): Promise<void>;
 }
@@ -75,6 +84,11 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
   const tools = sdkTools(ctx.tools);
   const live = new Map<string, ToolOutput>();
   let toolCalls = 0;
+  const early = await ctx.resume?.(ctx, live);
+  if (early) {
+    ctx.close();
+    return early;
+  }
   for (;;) {
     if (ctx.usage.model_requests >= limits.maxModelRequests) {
       throw new TurnError(
@@ -163,8 +177,9 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
       if (decision) return decision;
     }
 
-    const hostCalls: CallRecord[] = [];
-    const backendCalls: CallRecord[] = [];
+    const pended: Pended[] = [];
+    const toPend: CallRecord[] = [];
+    const toRun: CallRecord[] = [];
     for (const [i, call] of records.entries()) {
       if (call.status !== "running") continue;
       if (++toolCalls > limits.maxToolCalls) {
@@ -174,64 +189,62 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
         );
       }
       const tool = ctx.tools.get(call.tool_name);
-      const refusal = await admit(ctx, call, tool, calls[i]);
-      if (refusal) {
+      const admission = await admit(ctx, call, tool, calls[i]);
+      if (admission.kind === "refused") {
         call.status = "failed";
-        call.error = refusal;
+        call.error = admission.reason;
         if (!silent) {
-          await ctx.emit("assistant:tool_error", {
-            type: "tool_error",
-            tool_name: call.tool_name,
-            error: refusal,
-            call_id: call.call_id,
-          });
+          const extra = admission.policy ? { policy: admission.policy } : {};
+          await ctx.emit("assistant:tool_error", toolErrorEvent(call, admission.reason, extra));
         }
         continue;
       }
+      const kind = kindOf(call.category);
+      const held = admission.kind === "held" ? { approval: admission.approval } : {};
       if (!silent) {
-        await ctx.emit("assistant:tool_call", {
-          type: "tool_call",
-          tool_name: call.tool_name,
-          arguments: call.arguments,
-          call_id: call.call_id,
-          category: call.category,
-        });
+        await ctx.emit(
+          "assistant:tool_call",
+          toolCallEvent(call, { ...kind.describe?.(call), ...held }),
+        );
       }
-      (tool!.category === "backend" ? backendCalls : hostCalls).push(call);
+      if (admission.kind === "held") {
+        pended.push({
+          call,
+          item: { category: call.category, waiting_for: "approval", approval: admission.approval },
+        });
+      } else if (kind.mode(call) === "run") toRun.push(call);
+      else toPend.push(call);
     }
-    if (silent && hostCalls.length === 0) {
+    if (silent && pended.length + toPend.length === 0) {
       // The one proposed action was refused: let the model try again within the budgets.
       assistant.steps.push(toolMessage(records));
       continue;
     }
-    if (hostCalls.length || backendCalls.length) {
-      for (const c of hostCalls) c.status = "pending";
-      await ctx.checkpoint();
+    for (const c of [...toPend, ...pended.map((p) => p.call)]) c.status = "pending";
+    if (pended.length || toPend.length || toRun.length) await ctx.checkpoint();
+    for (const call of toRun) await kindOf(call.category).run(ctx, call, live);
+    for (const call of toPend) {
+      try {
+        pended.push({
+          call,
+          item: await kindOf(call.category).pend(ctx, call, ctx.tools.get(call.tool_name)!),
+        });
+      } catch (error) {
+        if (ctx.signal.aborted) throw error;
+        call.status = "failed";
+        call.error = (error as Error).message;
+        await ctx.emit("assistant:tool_error", toolErrorEvent(call, call.error));
+      }
     }
-    for (const call of backendCalls) {
-      await runBackend(ctx, call, ctx.tools.get(call.tool_name)!, live);
-    }
-    if (hostCalls.length) {
-      const [first, ...rest] = hostCalls;
+    if (pended.length) {
+      // Keep the model's order: the first pended call of the response is handed out first.
+      pended.sort((a, b) => records.indexOf(a.call) - records.indexOf(b.call));
       ctx.close();
+      // Steering that arrived while the calls were planned is delivered when the model resumes.
       const steering = ctx.steering.splice(0);
       return {
         kind: "pending",
-        pending: {
-          tool_call_id: first.call_id,
-          tool_name: first.tool_name,
-          assistant_message_id: assistant.id,
-          arguments: first.arguments,
-          queued: rest.map((c) => ({
-            call_id: c.call_id,
-            tool_name: c.tool_name,
-            arguments: c.arguments,
-          })),
-          waiting_for: "host",
-          output_mode: ctx.outputMode,
-          // Steering that arrived while the host calls were planned is delivered when the model resumes.
-          ...(steering.length ? { steering } : {}),
-        },
+        pending: pendingAction(assistant.id, pended, ctx.outputMode, steering),
       };
     }
     assistant.steps.push(toolMessage(records));

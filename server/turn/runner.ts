@@ -21,7 +21,8 @@ import type { ScreenshotCache } from "../tools/screenshots.ts";
 import { turnTools } from "../tools/turn_tools.ts";
 import { classify, retryAllowed, type TurnError } from "./errors.ts";
 import { type ChatResult, chatResult, finalEvent } from "./outcome.ts";
-import { type RunOutcome, runTurn, type Usage } from "./run.ts";
+import { type RunContext, type RunOutcome, runTurn, type Usage } from "./run.ts";
+import { sessionEmitter } from "./events.ts";
 
 /** The model a turn plans with. */
 export interface EngineModel {
@@ -54,6 +55,8 @@ export interface RunInput {
   steering?: string[];
   /** The turn's `started` event was already published (a continuation). */
   started?: boolean;
+  /** Work before the first model step (see `RunContext.resume`). */
+  resume?: RunContext["resume"];
 }
 
 /** What the runner shares with the engine. */
@@ -91,8 +94,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
   const { principal, record, seq, assistant, history, context, model, limits } = input;
   const { repo, hub, options } = deps;
   const sid = record.session_id;
-  const emit = (event: string, payload: Record<string, unknown>) =>
-    hub.publish(sid, event, payload);
+  const emit = sessionEmitter(hub, sid);
   const controller = new AbortController();
   let finish!: () => void;
   const live: LiveTurn = {
@@ -133,6 +135,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
         steering: live.steering,
         close: () => (live.accepting = false),
         emit,
+        resume: input.resume,
         checkpoint: () => repo.saveAssistant(sid, seq, assistant),
       });
     } catch (error) {

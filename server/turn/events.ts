@@ -1,0 +1,117 @@
+/**
+ * The turn's events, typed by the protocol: every payload the engine
+ * publishes is built here from `protocol/events.ts`, so a field the wire does
+ * not know cannot be sent, and one it requires cannot be forgotten.
+ *
+ * @module
+ */
+import type { ServerEvents } from "../../protocol/mod.ts";
+import type { EventHub } from "../events/hub.ts";
+import type { CallRecord } from "../session/records.ts";
+
+/** A payload as the engine builds it (the hub adds `seq`); distributes over unions such as `ErrorEvent`. */
+export type Payload<E extends keyof ServerEvents> = ServerEvents[E] extends infer T
+  ? T extends unknown ? Omit<T, "seq"> : never
+  : never;
+
+/** Publishes one typed event of a session. */
+export type Emit = <E extends keyof ServerEvents>(
+  event: E,
+  payload: Payload<E>,
+) => Promise<unknown>;
+
+/**
+ * The typed publisher of one session's events.
+ *
+ * @example
+ * ```ts
+ * const emit = sessionEmitter(hub, "s1");
+ * await emit("assistant:status", { type: "agent_status", status: "started" });
+ * ```
+ */
+export function sessionEmitter(hub: EventHub, sessionId: string): Emit {
+  return (event, payload) =>
+    hub.publish(sessionId, event, payload as unknown as Record<string, unknown>);
+}
+
+/**
+ * `assistant:tool_call` for a call, with the kind's own fields (a remote verb, an approval).
+ *
+ * @example
+ * ```ts
+ * await emit("assistant:tool_call", toolCallEvent(call, { verb: "create" }));
+ * ```
+ */
+export function toolCallEvent(
+  call: CallRecord,
+  extra: Partial<Payload<"assistant:tool_call">> = {},
+): Payload<"assistant:tool_call"> {
+  return {
+    type: "tool_call",
+    tool_name: call.tool_name,
+    arguments: call.arguments,
+    call_id: call.call_id,
+    category: call.category,
+    ...extra,
+  };
+}
+
+/**
+ * `assistant:tool_error` for a call; `extra` marks a decline or a policy denial.
+ *
+ * @example
+ * ```ts
+ * await emit("assistant:tool_error", toolErrorEvent(call, "Refused.", { policy: "deny" }));
+ * ```
+ */
+export function toolErrorEvent(
+  call: CallRecord,
+  error: string,
+  extra: Pick<Payload<"assistant:tool_error">, "declined" | "policy"> = {},
+): Payload<"assistant:tool_error"> {
+  return { type: "tool_error", tool_name: call.tool_name, error, call_id: call.call_id, ...extra };
+}
+
+/**
+ * `assistant:tool_result` for a call that completed.
+ *
+ * @example
+ * ```ts
+ * await emit("assistant:tool_result", toolResultEvent(call, { duration_ms: 12 }));
+ * ```
+ */
+export function toolResultEvent(
+  call: CallRecord,
+  extra: Pick<Payload<"assistant:tool_result">, "duration_ms" | "display"> = {},
+): Payload<"assistant:tool_result"> {
+  return {
+    type: "tool_result",
+    tool_name: call.tool_name,
+    output: call.result ?? null,
+    call_id: call.call_id,
+    ...extra,
+  };
+}
+
+/**
+ * Tells attached clients how a pending call was answered: `tool_result`;
+ * `tool_error` when the host reported a failure; `tool_error` with
+ * `declined: true` when the user cancelled it.
+ *
+ * @example
+ * ```ts
+ * await announceAnswer(emit, call);
+ * ```
+ */
+export function announceAnswer(emit: Emit, call: CallRecord): Promise<unknown> {
+  if (call.status === "failed") {
+    const text = call.error ??
+      (typeof call.result === "string" ? call.result : JSON.stringify(call.result) ?? "null");
+    return emit("assistant:tool_error", toolErrorEvent(call, text));
+  }
+  if (call.status === "cancelled") {
+    const text = call.error ?? "Cancelled.";
+    return emit("assistant:tool_error", toolErrorEvent(call, text, { declined: true }));
+  }
+  return emit("assistant:tool_result", toolResultEvent(call));
+}

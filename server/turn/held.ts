@@ -1,0 +1,113 @@
+/**
+ * Releasing a call the policy held for approval. No client continuation
+ * does this (it is refused with 409); the runtime does, when the approval is
+ * decided, and resumes the turn itself: on allow the call proceeds exactly as
+ * if it had been allowed at first (it runs, or pends for its host or for a
+ * confirmation), on deny it fails with the reason and the model is told.
+ *
+ * @module
+ */
+import { notFound, sessionError } from "../http/errors.ts";
+import { handOut, rewait, waitOf } from "../session/pending.ts";
+import type { AssistantMessage } from "../session/records.ts";
+import { refusal } from "../session/refusal.ts";
+import type { LoadedSession } from "../session/repo.ts";
+import type { ToolOutput } from "../tools/backend_tool.ts";
+import { toolErrorEvent } from "./events.ts";
+import { failCall } from "./kinds/backend.ts";
+import { kindOf } from "./kinds/mod.ts";
+import type { ChatResult } from "./outcome.ts";
+import { stepAnswers } from "./results.ts";
+import type { RunContext, RunOutcome } from "./run.ts";
+import { type EngineModel, replay, runAndRecord, type TurnDeps } from "./runner.ts";
+
+/** How an approval ended: allow, or deny with the reason (expiry and timeouts are denials). */
+export type Verdict = { decision: "allow" } | { decision: "deny"; reason: string };
+
+/**
+ * Applies an approval's verdict to the session's held call and resumes the turn.
+ * Throws a 409 when that call is not the one held (decided already, superseded, not held).
+ *
+ * @example
+ * ```ts
+ * await resumeHeldTurn(deps, loaded, "call_1", { decision: "deny", reason: "Expired." }, model);
+ * ```
+ */
+export async function resumeHeldTurn(
+  deps: TurnDeps,
+  loaded: LoadedSession | null,
+  sessionId: string,
+  callId: string,
+  verdict: Verdict,
+  model: EngineModel,
+): Promise<ChatResult> {
+  if (!loaded) throw notFound(sessionId);
+  const { record } = loaded;
+  const pending = record.pending_action;
+  if (!pending || pending.tool_call_id !== callId) throw refusal(loaded, callId);
+  if (waitOf(pending).waiting_for !== "approval") {
+    throw sessionError(
+      `Call ${callId} is not held for approval; it waits for ${pending.waiting_for}.`,
+    );
+  }
+  const entry = loaded.messages.find((m) => m.message.id === pending.assistant_message_id)!;
+  const assistant = entry.message as AssistantMessage;
+  const call = assistant.calls.find((c) => c.call_id === callId)!;
+  // Claimed before anything runs: a second verdict loses the commit, a crash leaves `unknown`.
+  call.status = "running";
+  assistant.status = "running";
+  const next = { ...record, pending_action: null };
+  if (
+    !(await deps.repo.commit(next, loaded.version, [
+      deps.repo.putMessage(sessionId, entry.seq, assistant),
+    ]))
+  ) {
+    throw sessionError(
+      `Session ${sessionId} changed while call ${callId} was being released; retry.`,
+    );
+  }
+  const advance = (): RunOutcome | null => {
+    const following = handOut(pending);
+    if (following) {
+      assistant.calls.find((c) => c.call_id === following.tool_call_id)!.status = "pending";
+      return { kind: "pending", pending: following };
+    }
+    assistant.steps.push(stepAnswers(assistant, call));
+    return null;
+  };
+  const release = async (ctx: RunContext, live: Map<string, ToolOutput>) => {
+    if (verdict.decision === "deny") {
+      call.status = "failed";
+      call.error = `Refused by policy: ${verdict.reason}`;
+      await ctx.emit("assistant:tool_error", toolErrorEvent(call, call.error, { policy: "deny" }));
+      return advance();
+    }
+    const kind = kindOf(call.category);
+    if (kind.mode(call) === "run") {
+      await kind.run(ctx, call, live);
+      return advance();
+    }
+    const tool = ctx.tools.get(call.tool_name);
+    try {
+      if (!tool) throw new Error(`${call.tool_name} is no longer offered, so it did not run.`);
+      const item = await kind.pend(ctx, call, tool);
+      call.status = "pending";
+      return { kind: "pending", pending: rewait(pending, item) } satisfies RunOutcome;
+    } catch (error) {
+      await failCall(ctx, call, error, (error as Error).message);
+      return advance();
+    }
+  };
+  return await runAndRecord(deps, {
+    principal: { id: record.owner_id, roles: [] },
+    record: next,
+    seq: entry.seq,
+    assistant,
+    history: loaded.messages.filter((m) => m.seq < entry.seq).flatMap((m) => replay(m.message)),
+    context: record.host_context,
+    model,
+    limits: deps.options.limits,
+    steering: pending.steering,
+    resume: release,
+  });
+}
