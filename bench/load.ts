@@ -10,7 +10,7 @@
  * a busy machine where wall time is not).
  *
  * `LOAD_TARGETS=floor,denokv` runs a subset (the floor always runs);
- * `LOAD_PROF=<dir>` writes a `--cpu-prof` profile of each server there.
+ * `LOAD_PROF=<dir>` writes `--cpu-prof` profiles of each server to `<dir>/<target>/`.
  *
  * @module
  */
@@ -97,9 +97,7 @@ async function runRound(server: Peer, client: Peer, url: string, tag: string) {
 /** Fresh round, then the warm rounds, against one server process. */
 async function measure(client: Peer, target: string, env: Record<string, string>) {
   const prof = process.env.LOAD_PROF;
-  const flags = prof
-    ? ["--cpu-prof", `--cpu-prof-dir=${prof}`, `--cpu-prof-name=${target}.cpuprofile`]
-    : [];
+  const flags = prof ? ["--cpu-prof", `--cpu-prof-dir=${join(prof, target)}`] : [];
   const server = peer("./_load_server.ts", { ...env, LOAD_TARGET: target }, flags);
   try {
     const { url } = await server.next() as { url: string };

@@ -21,6 +21,7 @@ import {
   isExpired,
   isManifest,
   type Kv,
+  type KvEntryMaybe,
   type KvLimits,
   type Manifest,
   readRaw,
@@ -30,10 +31,11 @@ import {
 import type { Check, Key, Mutation } from "./store.ts";
 
 const RETRY = Symbol("retry");
-// Leaves room in the 800 KiB commit for keys, checks and envelopes.
-const INLINE_BUDGET = 700_000;
+/** Inline bytes one commit may hold: leaves room in Deno KV's 800 KiB for keys, checks and envelopes. */
+export const INLINE_BUDGET = 700_000;
 
-interface Write {
+/** One key a commit writes, its value encoded. */
+export interface Write {
   key: Key;
   text: string | undefined;
   expireIn: number | undefined;
@@ -42,14 +44,20 @@ interface Write {
   manifest?: Manifest;
 }
 
-/** Applies `mutations` if every check holds, chunking large values; see the module doc. */
-export async function commit(
+/**
+ * Applies prepared writes if every check holds, chunking large values; see the module doc.
+ *
+ * @example
+ * ```ts
+ * const ok = await commitAlone(kv, limits, [], prepare(limits, [], [{ key: ["a"], value: 1 }]));
+ * ```
+ */
+export async function commitAlone(
   kv: Kv,
   limits: KvLimits,
   checks: readonly Check[],
-  mutations: readonly Mutation[],
+  writes: Write[],
 ): Promise<boolean> {
-  const writes = prepare(limits, checks, mutations);
   const chunked = writes.filter((w) => w.chunk);
   let committed = false;
   try {
@@ -74,7 +82,15 @@ export async function commit(
   }
 }
 
-function prepare(
+/**
+ * Checks the arguments of a commit against Deno KV's limits and encodes its values.
+ *
+ * @example
+ * ```ts
+ * const writes = prepare(limits, [], [{ key: ["a"], value: 1 }]);
+ * ```
+ */
+export function prepare(
   limits: KvLimits,
   checks: readonly Check[],
   mutations: readonly Mutation[],
@@ -117,6 +133,26 @@ function prepare(
   return writes;
 }
 
+/**
+ * Whether every check holds on the entries read for it (`raw[i]` for `checks[i]`); an expired key counts as absent.
+ *
+ * @example
+ * ```ts
+ * checksHold([{ key: ["a"], version: null }], [{ key: ["a"], value: null, versionstamp: null }], Date.now()); // true
+ * ```
+ */
+export function checksHold(
+  checks: readonly Check[],
+  raw: readonly KvEntryMaybe[],
+  now: number,
+): boolean {
+  return checks.every((check, i) => {
+    const { value, versionstamp } = raw[i];
+    const live = versionstamp !== null && !isExpired(value, now);
+    return check.version === null ? !live : live && versionstamp === check.version;
+  });
+}
+
 /** One optimistic attempt: RETRY when only our own concurrency guard failed. */
 async function attempt(
   kv: Kv,
@@ -127,16 +163,12 @@ async function attempt(
   const checked = new Set(checks.map((c) => JSON.stringify(c.key)));
   const raw = await readRaw(kv, limits, [...checks.map((c) => c.key), ...writes.map((w) => w.key)]);
   const now = Date.now();
+  if (!checksHold(checks, raw, now)) return false;
   const op = kv.atomic();
   let guards = checks.length;
+  // An expired key still in the file is checked at its stored versionstamp.
   for (let i = 0; i < checks.length; i++) {
-    const { value, versionstamp } = raw[i];
-    const live = versionstamp !== null && !isExpired(value, now);
-    if (checks[i].version === null ? live : !live || versionstamp !== checks[i].version) {
-      return false;
-    }
-    // An expired key still in the file is checked at its stored versionstamp.
-    op.check({ key: checks[i].key, versionstamp });
+    op.check({ key: checks[i].key, versionstamp: raw[i].versionstamp });
   }
   const replaced: Manifest[] = [];
   for (let i = 0; i < writes.length; i++) {

@@ -63,3 +63,33 @@ test("denokv store leaves no chunks behind when large values are replaced, delet
   kv.close();
   assert.equal(chunks, 0);
 });
+
+test("denokv store answers each of many concurrent commits as it would alone, in order per key", async () => {
+  const store = await denoKvStore(join(dir, "group.db"));
+  try {
+    await store.set(["g", "taken"], 0);
+    const taken = (await store.get(["g", "taken"]))!.version;
+    // Commits queued together: some checks hold, some fail, several write the same key.
+    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => {
+      if (i % 4 === 0) {
+        return store.atomic([{ key: ["g", "taken"], version: null }], [
+          { key: ["g", `x${i}`], value: i },
+        ]);
+      }
+      if (i % 4 === 1) return store.set(["g", "last"], i).then(() => true);
+      return store.atomic([{ key: ["g", `k${i}`], version: null }], [
+        { key: ["g", `k${i}`], value: i },
+        { key: ["g", `m${i}`], value: { i } },
+      ]);
+    }));
+    results.forEach((ok, i) => assert.equal(ok, i % 4 !== 0, `commit ${i}`));
+    assert.equal((await store.get(["g", "last"]))?.value, 57);
+    assert.equal((await store.get(["g", "taken"]))?.version, taken);
+    const keys = (await store.list(["g"])).map((e) => e.key[1]);
+    assert.equal(keys.filter((k) => k.startsWith("x")).length, 0);
+    assert.equal(keys.filter((k) => k.startsWith("k")).length, 30);
+    assert.equal(keys.filter((k) => k.startsWith("m")).length, 30);
+  } finally {
+    await store.close();
+  }
+});

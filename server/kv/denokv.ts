@@ -29,7 +29,7 @@ import {
   readChunks,
   readRaw,
 } from "./_denokv.ts";
-import { commit } from "./_denokv_commit.ts";
+import { KvWriter } from "./_denokv_writer.ts";
 import type {
   Check,
   Entry,
@@ -81,6 +81,7 @@ class DenoKvStore implements Store {
   #limits: KvLimits;
   #id: string;
   #bus: Bus;
+  #writer: KvWriter;
   #closed = false;
 
   constructor(kv: Kv, limits: KvLimits, id: string, bus: Bus) {
@@ -88,6 +89,7 @@ class DenoKvStore implements Store {
     this.#limits = limits;
     this.#id = id;
     this.#bus = bus;
+    this.#writer = new KvWriter(kv, limits);
   }
 
   async get<T = unknown>(key: Key): Promise<Entry<T> | null> {
@@ -117,12 +119,12 @@ class DenoKvStore implements Store {
     this.#open();
     // A mutation without a value deletes; set() must refuse one instead.
     assertValue(value);
-    await commit(this.#kv, this.#limits, [], [{ key, value, expireIn: options?.expireIn }]);
+    await this.#writer.commit([], [{ key, value, expireIn: options?.expireIn }]);
   }
 
   async delete(key: Key): Promise<void> {
     this.#open();
-    await commit(this.#kv, this.#limits, [], [{ key }]);
+    await this.#writer.commit([], [{ key }]);
   }
 
   async list<T = unknown>(prefix: Key, options: ListOptions = {}): Promise<Entry<T>[]> {
@@ -156,7 +158,7 @@ class DenoKvStore implements Store {
 
   async atomic(checks: readonly Check[], mutations: readonly Mutation[]): Promise<boolean> {
     this.#open();
-    return await commit(this.#kv, this.#limits, checks, mutations);
+    return await this.#writer.commit(checks, mutations);
   }
 
   // deno-lint-ignore require-await -- async so that a closed store rejects rather than throws

@@ -1,0 +1,198 @@
+/**
+ * Group commit for `denoKvStore()` (private to `server/kv/`).
+ *
+ * A Deno KV commit costs about the same CPU whatever it holds (encoding, a
+ * SQLite transaction, a sync to disk), and so does a read. Every write of a
+ * store therefore goes through one queue: the commits that wait while one
+ * runs are applied together, with one read of the keys they check or write
+ * and one atomic operation holding all their checks and mutations. A commit
+ * joins a group only when its keys are disjoint from those of every commit
+ * before it still in the queue (so the order of the group's members cannot
+ * matter) and the group stays within Deno KV's limits; a commit that writes
+ * chunks runs alone. When the group's commit fails (another writer changed
+ * one of its keys between the read and the commit), each member runs again
+ * alone, so each gets exactly the answer it would have got alone.
+ *
+ * @module
+ */
+
+import {
+  deleteChunks,
+  isManifest,
+  type Kv,
+  type KvLimits,
+  type Manifest,
+  readRaw,
+} from "./_denokv.ts";
+import { checksHold, commitAlone, INLINE_BUDGET, prepare, type Write } from "./_denokv_commit.ts";
+import type { Check, Mutation } from "./store.ts";
+
+interface Job {
+  checks: readonly Check[];
+  writes: Write[];
+  /** Every key the commit checks or writes, as JSON. */
+  keys: string[];
+  alone: boolean;
+  bytes: number;
+  resolve(ok: boolean): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * The write queue of one Deno KV handle.
+ *
+ * @example
+ * ```ts
+ * const writer = new KvWriter(kv, limits);
+ * const ok = await writer.commit([{ key: ["a"], version: null }], [{ key: ["a"], value: 1 }]);
+ * ```
+ */
+export class KvWriter {
+  #kv: Kv;
+  #limits: KvLimits;
+  #queue: Job[] = [];
+  #running = false;
+
+  constructor(kv: Kv, limits: KvLimits) {
+    this.#kv = kv;
+    this.#limits = limits;
+  }
+
+  /** Applies `mutations` if every check holds (all or nothing); resolves whether it committed. */
+  commit(checks: readonly Check[], mutations: readonly Mutation[]): Promise<boolean> {
+    let writes: Write[];
+    try {
+      writes = prepare(this.#limits, checks, mutations);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const keys = new Set([...checks, ...writes].map((x) => JSON.stringify(x.key)));
+    return new Promise((resolve, reject) => {
+      this.#queue.push({
+        checks,
+        writes,
+        keys: [...keys],
+        alone: writes.some((w) => w.chunk),
+        bytes: writes.reduce((n, w) => n + (w.text?.length ?? 0), 0),
+        resolve,
+        reject,
+      });
+      if (!this.#running) this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    this.#running = true;
+    try {
+      while (this.#queue.length) {
+        const group = this.#take();
+        if (group.length === 1) await this.#alone(group[0]);
+        else await this.#together(group);
+      }
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  /** Takes the next group off the queue: the first job, and each later one that fits beside it. */
+  #take(): Job[] {
+    const first = this.#queue[0];
+    if (first.alone) return [this.#queue.shift()!];
+    const group: Job[] = [];
+    const rest: Job[] = [];
+    const taken = new Set<string>();
+    let checks = 0;
+    let mutations = 0;
+    let bytes = 0;
+    for (const job of this.#queue) {
+      const fits = !job.alone && job.keys.every((k) => !taken.has(k)) &&
+        checks + job.checks.length <= this.#limits.checks &&
+        mutations + job.writes.length <= this.#limits.mutations &&
+        bytes + job.bytes <= INLINE_BUDGET;
+      // A job left behind still holds its keys, so no later job on them overtakes it.
+      for (const k of job.keys) taken.add(k);
+      if (!fits) {
+        rest.push(job);
+        continue;
+      }
+      group.push(job);
+      checks += job.checks.length;
+      mutations += job.writes.length;
+      bytes += job.bytes;
+    }
+    this.#queue = rest;
+    return group;
+  }
+
+  async #alone(job: Job): Promise<void> {
+    try {
+      job.resolve(await commitAlone(this.#kv, this.#limits, job.checks, job.writes));
+    } catch (error) {
+      job.reject(error);
+    }
+  }
+
+  async #together(group: Job[]): Promise<void> {
+    const kv = this.#kv;
+    try {
+      const raw = await readRaw(
+        kv,
+        this.#limits,
+        group.flatMap((j) => [...j.checks, ...j.writes].map((x) => x.key)),
+      );
+      const now = Date.now();
+      const op = kv.atomic();
+      const members: Job[] = [];
+      const replaced: Manifest[] = [];
+      // Guards on written keys, those holding chunks first: their chunks are deleted after the commit.
+      const guards: { key: Write["key"]; versionstamp: string | null }[] = [];
+      let spare = this.#limits.checks;
+      let at = 0;
+      for (const job of group) {
+        const mine = raw.slice(at, at += job.checks.length + job.writes.length);
+        if (!checksHold(job.checks, mine, now)) {
+          job.resolve(false);
+          continue;
+        }
+        members.push(job);
+        job.checks.forEach((check, i) =>
+          op.check({ key: check.key, versionstamp: mine[i].versionstamp })
+        );
+        spare -= job.checks.length;
+        const checked = new Set(job.checks.map((c) => JSON.stringify(c.key)));
+        job.writes.forEach((w, i) => {
+          const { value, versionstamp } = mine[job.checks.length + i];
+          const chunked = isManifest(value);
+          if (chunked) replaced.push(value);
+          if (!checked.has(JSON.stringify(w.key))) {
+            if (chunked) guards.unshift({ key: w.key, versionstamp });
+            else guards.push({ key: w.key, versionstamp });
+          }
+          if (w.text === undefined) op.delete(w.key);
+          else {
+            const x = w.expireIn === undefined ? undefined : now + w.expireIn;
+            const envelope = x === undefined ? { j: w.text } : { j: w.text, x };
+            op.set(
+              w.key,
+              envelope,
+              w.expireIn === undefined ? undefined : { expireIn: w.expireIn },
+            );
+          }
+        });
+      }
+      if (!members.length) return;
+      // Replacing more chunked values than the commit can guard could leak chunks: run alone.
+      if (replaced.length > spare) return await this.#oneByOne(members);
+      for (const guard of guards.slice(0, spare)) op.check(guard);
+      if (!(await op.commit()).ok) return await this.#oneByOne(members);
+      for (const manifest of replaced) await deleteChunks(kv, this.#limits, manifest);
+      for (const job of members) job.resolve(true);
+    } catch (error) {
+      for (const job of group) job.reject(error);
+    }
+  }
+
+  async #oneByOne(jobs: Job[]): Promise<void> {
+    for (const job of jobs) await this.#alone(job);
+  }
+}
