@@ -9,11 +9,19 @@
  * maxLength, pattern, anyOf, oneOf, allOf, not, and local `$ref`
  * ("#/$defs/..."). Other keywords (format, title, default, ...) are ignored.
  *
+ * Schemas come from pages and host servers, so the work is bounded: every
+ * schema node visited costs one step of a budget (a call that runs out fails
+ * with an issue saying so), and `pattern` runs through an injectable matcher
+ * on strings of bounded length (the server passes a linear-time engine).
+ *
  * @module
  */
-import { codePoints, equal, hasType, pattern, resolvePointer } from "./_json_values.ts";
+import { codePoints, equal, hasType, resolvePointer } from "./_json_values.ts";
 import { describe, grouped, isObject, label as fieldLabel } from "./_values.ts";
 import type { Issue } from "./issues.ts";
+import { type Budget, newBudget, OutOfSteps, type ValidateOptions } from "./_json_schema_budget.ts";
+
+export type { PatternMatcher, ValidateOptions } from "./_json_schema_budget.ts";
 
 /**
  * A JSON schema: an object of keywords, or `true` (anything) / `false` (nothing).
@@ -43,8 +51,22 @@ const TYPE_NOUNS: Record<string, string> = {
 class Run {
   readonly issues: Issue[] = [];
   readonly #root: JsonSchema;
-  constructor(root: JsonSchema) {
+  readonly #budget: Budget;
+  constructor(root: JsonSchema, budget: Budget) {
     this.#root = root;
+    this.#budget = budget;
+  }
+
+  /** Charges work to the budget shared by every sub-run; throws once it is spent. */
+  #spend(steps: number): void {
+    this.#budget.left -= steps;
+    if (this.#budget.left < 0) throw new OutOfSteps();
+  }
+
+  /** A pattern test costs in proportion to the text it reads. */
+  #matches(test: (text: string) => boolean, text: string): boolean {
+    this.#spend(1 + (text.length >> 6));
+    return test(text);
   }
 
   report(path: Path, message: string): void {
@@ -56,6 +78,7 @@ class Run {
     const field = label(path);
     if (schema === false) return this.report(path, `${field} is not allowed here; remove it.`);
     if (!isObject(schema)) return;
+    this.#spend(1);
     if (depth > MAX_DEPTH) {
       return this.report(
         path,
@@ -82,6 +105,7 @@ class Run {
         );
       }
     }
+    if (Array.isArray(schema.enum)) this.#spend(Math.ceil(schema.enum.length / 16));
     if (Array.isArray(schema.enum) && !schema.enum.some((option) => equal(option, value))) {
       const options = schema.enum.map((option) => JSON.stringify(option)).join(", ");
       this.report(
@@ -120,13 +144,21 @@ class Run {
       }
     }
     if (typeof schema.pattern === "string") {
-      const regex = pattern(schema.pattern);
-      if (regex === null) {
+      const { matcher, maxPatternInput } = this.#budget;
+      const test = value.length > maxPatternInput ? undefined : matcher(schema.pattern);
+      if (test === undefined) {
+        this.report(
+          path,
+          `${field} is longer than ${
+            grouped(maxPatternInput)
+          } characters, too long to check against its pattern; shorten it.`,
+        );
+      } else if (test === null) {
         this.report(
           path,
           `the schema's pattern for ${field} is not a valid regular expression; fix the schema.`,
         );
-      } else if (!regex.test(value)) {
+      } else if (!this.#matches(test, value)) {
         this.report(path, `${field} must match the pattern ${schema.pattern}; change it to fit.`);
       }
     }
@@ -175,6 +207,7 @@ class Run {
       this.report(path, `${field} must hold at most ${maxItems} items; remove some.`);
     }
     if (schema.uniqueItems === true) {
+      this.#spend(Math.ceil((value.length * value.length) / 64));
       const repeated = value.findIndex((item, i) =>
         value.findIndex((other) => equal(item, other)) !== i
       );
@@ -241,7 +274,7 @@ class Run {
       const options = schema[keyword];
       if (!Array.isArray(options)) continue;
       const results = options.map((option) => {
-        const run = new Run(this.#root);
+        const run = new Run(this.#root, this.#budget);
         run.check(option, value, path, depth + 1);
         return run.issues;
       });
@@ -261,7 +294,7 @@ class Run {
       }
     }
     if (schema.not !== undefined) {
-      const run = new Run(this.#root);
+      const run = new Run(this.#root, this.#budget);
       run.check(schema.not, value, path, depth + 1);
       if (run.issues.length === 0) {
         this.report(path, `${field} matches a form the schema forbids (not); change it.`);
@@ -284,8 +317,23 @@ class Run {
  * // [{ path: "number", message: "number must be an integer, not a string; send an integer." }]
  * ```
  */
-export function validateJsonSchema(schema: JsonSchema, value: unknown): Issue[] {
-  const run = new Run(schema);
-  run.check(schema, value, [], 0);
+export function validateJsonSchema(
+  schema: JsonSchema,
+  value: unknown,
+  options: ValidateOptions = {},
+): Issue[] {
+  const budget = newBudget(options);
+  const run = new Run(schema, budget);
+  try {
+    run.check(schema, value, [], 0);
+  } catch (error) {
+    if (!(error instanceof OutOfSteps)) throw error;
+    return [{
+      path: "",
+      message: `the arguments could not be checked within ${
+        grouped(budget.max)
+      } steps of their schema; the schema is too complex, so simplify it.`,
+    }];
+  }
   return run.issues;
 }

@@ -43,3 +43,4 @@ export * from "./error_type.ts";
 export * from "./chat_result.ts";
 export * from "./session_view.ts";
 export * from "./json_schema.ts";
+export * from "./json_schema_bounds.ts";

@@ -6,6 +6,7 @@
  * @module
  */
 import { type Approval, validateJsonSchema } from "../../protocol/mod.ts";
+import { re2Matcher } from "../tools/re2_matcher.ts";
 import { newId } from "../session/create.ts";
 import type { CallRecord } from "../session/records.ts";
 import { decide } from "../tools/policy.ts";
@@ -46,7 +47,7 @@ export async function admit(
         : `There is no tool named ${call.tool_name} in this turn.`,
     };
   }
-  const issues = validateJsonSchema(tool.parameters, raw.input);
+  const issues = validateJsonSchema(tool.parameters, raw.input, { matcher: re2Matcher });
   if (issues.length) {
     const list = issues.slice(0, 5).map((i) => `${i.path || "(arguments)"}: ${i.message}`).join(
       "; ",

@@ -1,0 +1,24 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { validateJsonSchema } from "../../protocol/mod.ts";
+import { re2Matcher } from "./re2_matcher.ts";
+
+test("a catastrophic pattern is checked in linear time by the server's engine", () => {
+  const schema = { type: "string", pattern: "^(a+)+$" };
+  const started = performance.now();
+  const issues = validateJsonSchema(schema, "a".repeat(4_000) + "!", { matcher: re2Matcher });
+  assert.equal(issues.length, 1);
+  assert.match(issues[0].message, /must match the pattern/);
+  assert.ok(performance.now() - started < 1_000, "RE2 does not backtrack");
+  assert.deepEqual(validateJsonSchema(schema, "aaaa", { matcher: re2Matcher }), []);
+});
+
+test("patterns match anywhere unless anchored, as JSON Schema says", () => {
+  assert.deepEqual(validateJsonSchema({ pattern: "b+" }, "abc", { matcher: re2Matcher }), []);
+  assert.equal(validateJsonSchema({ pattern: "^b" }, "abc", { matcher: re2Matcher }).length, 1);
+});
+
+test("a pattern RE2 cannot compile is reported as a schema fault, not run", () => {
+  const issues = validateJsonSchema({ pattern: "(a)\\1" }, "aa", { matcher: re2Matcher });
+  assert.match(issues[0].message, /not a valid regular expression/);
+});

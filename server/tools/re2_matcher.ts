@@ -1,0 +1,35 @@
+/**
+ * The server's engine for JSON Schema `pattern`: RE2 (through re2js), which
+ * matches in time linear in the text, so a pattern like `^(a+)+$` from a
+ * hostile schema cannot stall the process.
+ *
+ * @module
+ */
+import { RE2JS } from "re2js";
+import type { PatternMatcher } from "../../protocol/mod.ts";
+
+// Tool schemas repeat the same few patterns: compile each source once.
+const compiled = new Map<string, ((text: string) => boolean) | null>();
+
+/**
+ * Compiles a `pattern` with RE2; null when RE2 cannot (invalid, or a look-around or back-reference).
+ *
+ * @example
+ * ```ts
+ * validateJsonSchema(schema, args, { matcher: re2Matcher });
+ * ```
+ */
+export const re2Matcher: PatternMatcher = (source) => {
+  let test = compiled.get(source);
+  if (test !== undefined) return test;
+  try {
+    const regex = RE2JS.compile(source);
+    // JSON Schema patterns are not anchored: a match anywhere in the text counts.
+    test = (text: string) => regex.matcher(text).find();
+  } catch {
+    test = null;
+  }
+  if (compiled.size >= 256) compiled.clear();
+  compiled.set(source, test);
+  return test;
+};
