@@ -26,6 +26,7 @@ import { startTurn } from "./turn/new_turn.ts";
 import { continueTurn } from "./turn/continuation.ts";
 import { resumeHeldTurn, type Verdict } from "./turn/held.ts";
 import { modelFromSpec } from "./model/mod.ts";
+import { assertBoundedSchemas } from "./tools/bounded_schemas.ts";
 
 export type { ChatResult, EngineModel, Verdict };
 
@@ -118,6 +119,7 @@ export class Engine {
         issues: [{ path: "content", message }],
       });
     }
+    assertBoundedSchemas(body.host_context?.actions, "host_context.actions");
     const model = this.#modelFor(body.config?.model);
     return this.withSession(body.session_id, () => this.#message(principal, body, model));
   }
@@ -247,6 +249,7 @@ export class Engine {
     sessionId: string,
     context?: HostContext | null,
   ): Promise<SessionRecord> {
+    assertBoundedSchemas(context?.actions, "host_context.actions");
     return await this.withSession(sessionId, async () => {
       const entry = await this.repo.record(sessionId);
       if (entry && !mayAccess(principal, entry.value.owner_id)) throw forbidden(sessionId);

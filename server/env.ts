@@ -6,6 +6,7 @@
 import { parseHostContext } from "../protocol/mod.ts";
 import type { HostAction } from "../protocol/mod.ts";
 import type { AccessOptions, Limits, RuntimeOptions } from "./config.ts";
+import { schemaIssues } from "./tools/bounded_schemas.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -44,6 +45,8 @@ export function parseHostTools(value: unknown, source: string): HostAction[] {
     const first = parsed.issues[0];
     throw new ConfigError(`${source}: ${first.path.replace(/^actions\.?/, "")} ${first.message}`);
   }
+  const unbounded = schemaIssues(parsed.value.actions, source);
+  if (unbounded.length) throw new ConfigError(unbounded[0].message);
   return parsed.value.actions ?? [];
 }
 

@@ -16,7 +16,7 @@ test("the text scan and the value walk agree on the path of the first too-deep v
 });
 
 test("values within the bound pass, strings full of brackets do not count", () => {
-  const value = { s: "[[[[{{{{".repeat(100), list: [[1, [2]], { "k\\\"": [3] }] };
+  const value = { s: "[[[[{{{{".repeat(100), list: [[1, [2]], { 'k\\"': [3] }] };
   assert.equal(tooDeepText(JSON.stringify(value), 4), null);
   assert.equal(tooDeep(value, 4), null);
   assert.deepEqual(tooDeepText(JSON.stringify(value), 3), ["list", 0, 1]);
