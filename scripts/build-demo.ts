@@ -1,7 +1,7 @@
 /**
- * Builds the demo (`demo/`) with esbuild into `demo/dist/`: one minified
- * ES module bundle (the tracker, the client SDK, the elements, Lit), the
- * page and its stylesheet (the folder is emptied first). `npm start` runs it before serving; run it alone
+ * Builds the demo (`demo/`) with esbuild into `demo/dist/`: minified ES
+ * module bundles (the tracker with the client SDK, the elements and Lit;
+ * the operator's approval inbox), the two pages and their stylesheet (the folder is emptied first). `npm start` runs it before serving; run it alone
  * with `node --import tsx scripts/build-demo.ts`.
  *
  * @module
@@ -48,7 +48,7 @@ export async function buildDemo(options: BuildDemoOptions = {}): Promise<string>
   await mkdir(outdir, { recursive: true });
   await build({
     absWorkingDir: root,
-    entryPoints: { main: "demo/main.ts" },
+    entryPoints: { main: "demo/main.ts", operator: "demo/operator.ts" },
     bundle: true,
     minify: options.minify ?? true,
     sourcemap: true,
@@ -62,7 +62,9 @@ export async function buildDemo(options: BuildDemoOptions = {}): Promise<string>
     legalComments: "none",
   });
   await Promise.all(
-    ["index.html", "styles.css"].map((f) => copyFile(join(root, "demo", f), join(outdir, f))),
+    ["index.html", "operator.html", "styles.css"].map((f) =>
+      copyFile(join(root, "demo", f), join(outdir, f))
+    ),
   );
   return outdir;
 }
