@@ -7,12 +7,17 @@
  */
 import { equal, match, ok } from "../tests/browser/_assert.ts";
 import type { Body, Turn } from "./_fake_runtime.ts";
+import { chatOn, storeSession } from "./_stored_session.ts";
 import { type ChatFixture, mountChat, until } from "./_test_fixture.ts";
 import type { TetherAction } from "./action.ts";
 import type { TetherConfirm } from "./confirm.ts";
 
 let f: ChatFixture;
-afterEach(() => f?.dispose());
+const cleanup: (() => void)[] = [];
+afterEach(() => {
+  f?.dispose();
+  for (const undo of cleanup.splice(0)) undo();
+});
 
 const REASON = "Deleting issues needs a maintainer's approval.";
 
@@ -56,7 +61,7 @@ describe("held and denied calls in <tether-chat>", () => {
     let turn!: Turn;
     f.rt.respond = (_body, t) => hold(turn = t, "delete_issue", { number: 42 }, "backend");
     await f.chat.send("delete issue 42");
-    const el = await until(() => held()?.state === "waiting" && held(), "the hold");
+    const el = await until(() => (held()?.state === "waiting" ? held() : null), "the hold");
     await el.updateComplete;
     match(el.shadowRoot!.textContent!, /Waiting for approval/);
     match(el.shadowRoot!.querySelector("[part=reason]")!.textContent!, /needs a maintainer's/);
@@ -141,5 +146,57 @@ describe("held and denied calls in <tether-chat>", () => {
     const card = await until(() => f.$("[part~=tool-denied]"), "the denied card");
     match(card.textContent!, /run_shell/);
     match(card.querySelector(".reason")!.textContent!, /rm -rf is blocked by policy shell-safety/);
+  });
+
+  it("after a reload the hold shows again with its reason and time left, and nothing runs", async () => {
+    const sessionId = `held-reload-${crypto.randomUUID().slice(0, 8)}`;
+    const approval = {
+      status: "pending",
+      request_id: "apr_9",
+      reason: REASON,
+      expires_at: new Date(Date.now() + 45_000).toISOString(),
+      timeout_seconds: 300,
+    };
+    const call = { call_id: "held-1", tool_name: "close_issue", arguments: { number: 7 } };
+    cleanup.push(storeSession(sessionId, {
+      turn_number: 1,
+      has_pending_tool_call: true,
+      message_count: 2,
+      pending_action: {
+        ...call,
+        tool_call_id: "held-1",
+        assistant_message_id: "a-1",
+        queued: [],
+        category: "host",
+        waiting_for: "approval",
+        approval,
+      },
+    }, [
+      { id: "m-1", role: "user", content: "close issue 7" },
+      {
+        id: "a-1",
+        role: "assistant",
+        content: "",
+        tool_calls: [{ ...call, category: "host", status: "pending" }],
+      },
+    ]));
+    f = mountChat(
+      `<tether-action name="close_issue" description="Close an issue."></tether-action>`,
+    );
+    const runs: unknown[] = [];
+    f.root.querySelector<TetherAction>("tether-action")!.handler = (args) => runs.push(args);
+    const { chat, host } = chatOn(f.rt, sessionId, f.root);
+    cleanup.push(() => host.close());
+    const el = await until(
+      () => chat.shadowRoot!.querySelector<TetherConfirm>("tether-confirm[held]"),
+      "the hold after the reload",
+    );
+    await el.updateComplete;
+    match(el.shadowRoot!.querySelector("[part=reason]")!.textContent!, /maintainer's approval/);
+    match(el.shadowRoot!.querySelector("[part=countdown]")!.textContent!, /^0:4[45] left$/);
+    ok(chat.shadowRoot!.querySelector("[part~=tool-held]"), "the card waits for approval");
+    await new Promise((r) => setTimeout(r, 300));
+    equal(runs.length, 0, "a held host call does not run on load");
+    equal(f.rt.sent.length, 0, "nothing is reported");
   });
 });

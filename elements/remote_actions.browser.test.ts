@@ -6,10 +6,9 @@
  * the preview and its outcome, and hostile preview cards neutralised.
  */
 import { deepEqual, equal, match, ok } from "../tests/browser/_assert.ts";
-import { createHost, memoryJournal } from "../client/mod.ts";
 import type { Body, Turn } from "./_fake_runtime.ts";
+import { chatOn, storeSession } from "./_stored_session.ts";
 import { type ChatFixture, mountChat, until } from "./_test_fixture.ts";
-import type { TetherChat } from "./chat.ts";
 import type { TetherConfirm } from "./confirm.ts";
 
 let f: ChatFixture;
@@ -75,7 +74,10 @@ const log = (chat = f.chat) =>
 
 /** The preview box once rendered, in `state`. */
 async function openBox(state: string, chat = f.chat): Promise<TetherConfirm> {
-  const el = await until(() => box(chat)?.state === state && box(chat), `the preview (${state})`);
+  const el = await until(
+    () => (box(chat)?.state === state ? box(chat) : null),
+    `the preview (${state})`,
+  );
   await el.updateComplete;
   return el;
 }
@@ -181,8 +183,6 @@ describe("remote actions in <tether-chat>", () => {
   it("after a reload the same open preview is shown again, nothing is run or reported", async () => {
     const sessionId = `remote-reload-${crypto.randomUUID().slice(0, 8)}`;
     const stored = {
-      session_id: sessionId,
-      owner_id: "local",
       turn_number: 1,
       has_pending_tool_call: true,
       message_count: 2,
@@ -215,30 +215,12 @@ describe("remote actions in <tether-chat>", () => {
         }],
       },
     ];
-    const realFetch = globalThis.fetch;
-    cleanup.push(() => (globalThis.fetch = realFetch));
-    globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-      const path = new URL(String(input instanceof Request ? input.url : input)).pathname;
-      if (path === `/api/sessions/${sessionId}`) return Promise.resolve(Response.json(stored));
-      if (path === `/api/sessions/${sessionId}/messages`) {
-        return Promise.resolve(Response.json({ session_id: sessionId, messages, last_seq: 5 }));
-      }
-      return realFetch(input, init);
-    };
+    cleanup.push(storeSession(sessionId, stored, messages));
     f = mountChat();
-    const chat = document.createElement("tether-chat") as TetherChat;
-    f.root.append(chat);
-    const host = createHost({
-      runtimeUrl: location.origin,
-      sessionId,
-      transport: f.rt.transport,
-      journal: memoryJournal(),
-      webmcp: false,
-    });
+    const { chat, host } = chatOn(f.rt, sessionId, f.root);
     cleanup.push(() => host.close());
     const started: string[] = [];
     host.on("action:start", ({ call }) => started.push(call.call_id));
-    chat.host = host;
     const again = await openBox("confirm-again", chat);
     match(inBox(again, "[part=preview]")!.textContent!, /Delete the task “Ship the release”/);
     const card = chat.shadowRoot!.querySelector("[part~=tool]")!;
@@ -266,17 +248,8 @@ describe("remote actions in <tether-chat>", () => {
       turn.final("Created.");
       turn.end();
     });
-    const other = document.createElement("tether-chat") as TetherChat;
-    f.root.append(other);
-    const otherHost = createHost({
-      runtimeUrl: location.origin,
-      sessionId: f.host.sessionId,
-      transport: f.rt.transport,
-      journal: memoryJournal(),
-      webmcp: false,
-    });
+    const { chat: other, host: otherHost } = chatOn(f.rt, f.host.sessionId, f.root);
     cleanup.push(() => otherHost.close());
-    other.host = otherHost;
     await otherHost.connect();
     await f.chat.send("create a task");
     const there = await openBox("preview", other);
