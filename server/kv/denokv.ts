@@ -29,6 +29,7 @@ import {
   readChunks,
   readRaw,
 } from "./_denokv.ts";
+import { KvReader } from "./_denokv_reader.ts";
 import { KvWriter } from "./_denokv_writer.ts";
 import type {
   Check,
@@ -81,6 +82,7 @@ class DenoKvStore implements Store {
   #limits: KvLimits;
   #id: string;
   #bus: Bus;
+  #reader: KvReader;
   #writer: KvWriter;
   #closed = false;
 
@@ -89,6 +91,7 @@ class DenoKvStore implements Store {
     this.#limits = limits;
     this.#id = id;
     this.#bus = bus;
+    this.#reader = new KvReader(kv, limits);
     this.#writer = new KvWriter(kv, limits);
   }
 
@@ -96,7 +99,7 @@ class DenoKvStore implements Store {
     this.#open();
     assertKey(key);
     for (let attempt = 0; attempt < 10; attempt++) {
-      const entry = await this.#decode<T>(await this.#kv.get(key), Date.now());
+      const entry = await this.#decode<T>(await this.#reader.get(key), Date.now());
       if (entry !== RETRY) return entry;
     }
     throw new Error(
