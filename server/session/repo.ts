@@ -45,11 +45,10 @@ export class SessionRepo {
 
   /** The session with all its messages, or null. */
   async load(id: string): Promise<LoadedSession | null> {
-    const [entry, list] = await Promise.all([
-      this.record(id),
-      this.store.list<StoredMessage>(["message", id]),
-    ]);
+    // One read for a session that does not exist yet, the common case of a first message.
+    const entry = await this.record(id);
     if (!entry) return null;
+    const list = await this.store.list<StoredMessage>(["message", id]);
     return {
       record: entry.value,
       version: entry.version,

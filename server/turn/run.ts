@@ -221,7 +221,9 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
       continue;
     }
     for (const c of [...toPend, ...pended.map((p) => p.call)]) c.status = "pending";
-    if (pended.length || toPend.length || toRun.length) await ctx.checkpoint();
+    // Written before anything acts outside the runtime, so a crash leaves calls the next load
+    // marks unknown. Host and held calls only wait: the final commit records them.
+    if (toRun.length || toPend.some((c) => c.category !== "host")) await ctx.checkpoint();
     for (const call of toRun) await kindOf(call.category).run(ctx, call, live);
     for (const call of toPend) {
       try {
