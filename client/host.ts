@@ -35,7 +35,7 @@ import type { ActionHandler } from "./run_action.ts";
 import { runAction } from "./run_action.ts";
 import { toJsonSchema } from "./schema.ts";
 import { screenshot, type ScreenshotOptions } from "./screenshot.ts";
-import { applyEvent, type HostState, type StateEvent } from "./state.ts";
+import { applyEvent, type HostState, initialState, type StateEvent } from "./state.ts";
 import { createStore, type Store } from "./store.ts";
 import { sseTransport } from "./sse_transport.ts";
 import type { ConnectionState, Transport } from "./transport.ts";
@@ -107,15 +107,7 @@ export class Host {
   constructor(options: HostOptions) {
     this.#options = options;
     const sessionId = options.sessionId ?? defaultSession(options.runtimeUrl);
-    this.state = createStore<HostState>({
-      sessionId,
-      connection: "idle",
-      running: false,
-      messages: [],
-      streamingText: "",
-      pending: null,
-      error: null,
-    });
+    this.state = createStore<HostState>(initialState(sessionId));
     this.#registry = new ContextRegistry(
       options.host ?? { name: globalThis.location?.hostname || "browser", kind: "browser" },
     );

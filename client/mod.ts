@@ -70,7 +70,7 @@ export { indexedDbJournal } from "./indexeddb_journal.ts";
 export type { IndexedDbJournalOptions } from "./indexeddb_journal.ts";
 export { screenshot } from "./screenshot.ts";
 export type { ScreenshotOptions } from "./screenshot.ts";
-export { applyEvent } from "./state.ts";
+export { applyEvent, initialState } from "./state.ts";
 export { pendingCall, waitingFor } from "./pending.ts";
 export type {
   AttachmentSummary,

@@ -2,18 +2,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { PendingAction, PendingToolCall } from "./_protocol.ts";
 import { pendingCall, waitingFor } from "./pending.ts";
-import { applyEvent, type HostState, type StateEvent } from "./state.ts";
+import { applyEvent, type HostState, initialState, type StateEvent } from "./state.ts";
 
-const empty: HostState = {
-  sessionId: "s-1",
-  connection: "open",
-  running: false,
-  messages: [],
-  streamingText: "",
-  pending: null,
-  error: null,
-};
-const fold = (...events: StateEvent[]) => events.reduce(applyEvent, empty);
+const fold = (...events: StateEvent[]) => events.reduce(applyEvent, initialState("s-1"));
 const calls = (state: HostState) => state.messages.flatMap((m) => m.toolCalls);
 
 const preview: PendingToolCall = {
@@ -65,17 +56,11 @@ test("who a pending call waits for, also from a runtime that predates waiting_fo
 });
 
 test("a stored pending_action reads back as the pending call it was", () => {
+  const { call_id, ...rest } = preview;
   const stored: PendingAction = {
-    tool_call_id: "rc-1",
-    tool_name: "delete_task",
+    ...rest,
+    tool_call_id: call_id,
     assistant_message_id: "a-1",
-    arguments: { id: "task_789" },
-    queued: [],
-    category: "remote",
-    waiting_for: "confirmation",
-    verb: "delete",
-    preview: "Delete the task “Ship it”",
-    confirmations_required: 2,
     confirmations_received: 1,
   };
   assert.deepEqual(pendingCall(stored), { ...preview, confirmations_received: 1 });

@@ -141,6 +141,24 @@ export type StateEvent =
   | ["pending", PendingToolCall | null]
   | ["answer", { callId: string; decision?: "apply" | "cancel" }];
 
+/**
+ * The state of a session before anything is known about it.
+ *
+ * @example
+ * ```ts
+ * const state = applyEvent(initialState("s-1"), ["user", { id: "m1", content: "hi" }]);
+ * ```
+ */
+export const initialState = (sessionId: string): HostState => ({
+  sessionId,
+  connection: "idle",
+  running: false,
+  messages: [],
+  streamingText: "",
+  pending: null,
+  error: null,
+});
+
 const open = (call: ToolCallState) => call.status === "pending" || call.status === "running";
 
 /** Applies `patch` to the open calls of `messages` that `which` picks; settled calls keep their status. */
