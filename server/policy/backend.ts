@@ -1,0 +1,37 @@
+/**
+ * The policy backend interface: where the gate sends a tool call for a
+ * decision and polls an approval. Two backends implement it, `localBackend()`
+ * (the embedded engine, the default) and `zentinelleBackend()` (HTTP), and
+ * both pass the shared suite in `backend.case.ts`.
+ *
+ * A backend may throw or answer nonsense; the gate (`gate.ts`) reads every
+ * answer strictly and turns anything but a well-formed `allow` into a denial.
+ *
+ * @module
+ */
+import type { ApprovalStatus, EvaluateBody } from "./contract.ts";
+
+/**
+ * A policy service.
+ *
+ * @example
+ * ```ts
+ * const backend: PolicyBackend = localBackend(engine, "tether");
+ * const answer = await backend.evaluate({ action: "tool_call", context: { harness: "offline", session_id: "s", tool_name: "Bash" } });
+ * ```
+ */
+export interface PolicyBackend {
+  /** "local" or "zentinelle" (shown in logs and traces). */
+  readonly name: string;
+  /** Sends one evaluation; resolves with the raw answer (read by the gate), or throws. */
+  evaluate(body: EvaluateBody, signal?: AbortSignal): Promise<unknown>;
+  /** Reads one approval request; resolves with the raw answer, or throws. */
+  approval(requestId: string, signal?: AbortSignal): Promise<unknown>;
+}
+
+/** A backend's answer the gate could not accept; the message says why (it becomes the denial reason). */
+export class PolicyUnavailable extends Error {
+  override name = "PolicyUnavailable";
+}
+
+export type { ApprovalStatus };

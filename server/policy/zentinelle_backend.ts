@@ -1,0 +1,89 @@
+/**
+ * Zentinelle as the policy backend, over HTTP: `POST /api/zentinelle/v1/evaluate`
+ * and `GET /api/zentinelle/v1/approvals/requests/{id}` with `X-Zentinelle-Key`.
+ * Anything but a readable 200 throws, so the gate denies: a timeout, a
+ * refused connection, a 4xx, a 5xx (503 carries "Policy evaluation
+ * unavailable"), a body that is not JSON.
+ *
+ * @module
+ */
+import { type PolicyBackend, PolicyUnavailable } from "./backend.ts";
+import type { EvaluateBody } from "./contract.ts";
+
+/** Where Zentinelle is and how to reach it. */
+export interface ZentinelleOptions {
+  /** Base URL, e.g. `https://zentinelle.example.com` (the `/api/zentinelle/v1/...` paths are added). */
+  url: string;
+  /** The agent host's key (`sk_agent_...`); sent as `X-Zentinelle-Key`, never logged. */
+  key: string;
+  /** How long one request may take before the call is denied (ms). */
+  timeoutMs: number;
+  /** The fetch to use (tests, proxies); default the global one. */
+  fetch?: typeof fetch;
+}
+
+const MAX_ANSWER_CHARS = 1_048_576;
+
+/**
+ * A backend that asks a Zentinelle server.
+ *
+ * @example
+ * ```ts
+ * const backend = zentinelleBackend({ url: "http://127.0.0.1:8080", key: "sk_agent_x", timeoutMs: 5_000 });
+ * ```
+ */
+export function zentinelleBackend(options: ZentinelleOptions): PolicyBackend {
+  const base = options.url.replace(/\/+$/, "");
+  const doFetch = options.fetch ?? fetch;
+  const request = async (path: string, init: RequestInit, signal?: AbortSignal) => {
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    let res: Response;
+    try {
+      res = await doFetch(`${base}/api/zentinelle/v1${path}`, {
+        ...init,
+        headers: { "content-type": "application/json", "x-zentinelle-key": options.key },
+        signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+      });
+    } catch (error) {
+      throw new PolicyUnavailable(
+        timeout.aborted
+          ? `Zentinelle did not answer within ${options.timeoutMs} ms`
+          : `Zentinelle could not be reached (${(error as Error).message})`,
+      );
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch {
+      throw new PolicyUnavailable(
+        timeout.aborted
+          ? `Zentinelle did not finish its answer within ${options.timeoutMs} ms`
+          : "Zentinelle's answer could not be read",
+      );
+    }
+    let body: unknown = undefined;
+    if (text.length <= MAX_ANSWER_CHARS) {
+      try {
+        body = JSON.parse(text);
+      } catch { /* judged below */ }
+    }
+    if (res.status !== 200) {
+      const reason = (body as { reason?: unknown; error?: unknown } | undefined);
+      const said = typeof reason?.reason === "string"
+        ? reason.reason
+        : typeof reason?.error === "string"
+        ? reason.error
+        : "";
+      throw new PolicyUnavailable(`Zentinelle answered ${res.status}${said ? ` (${said.slice(0, 200)})` : ""}`);
+    }
+    if (body === undefined) throw new PolicyUnavailable("Zentinelle's answer is not readable JSON");
+    return body;
+  };
+  return {
+    name: "zentinelle",
+    evaluate: (body: EvaluateBody, signal?: AbortSignal) =>
+      request("/evaluate", { method: "POST", body: JSON.stringify(body) }, signal),
+    approval: (requestId: string, signal?: AbortSignal) =>
+      request(`/approvals/requests/${encodeURIComponent(requestId)}`, { method: "GET" }, signal),
+  };
+}
