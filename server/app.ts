@@ -20,6 +20,11 @@ import { corsFor } from "./http/cors.ts";
 import { parseAfter, streamSessionEvents } from "./transports/sse_resume.ts";
 import { runAgui } from "./transports/agui.ts";
 import { registerConfiguredSecrets } from "./secrets.ts";
+import { ConfigError } from "./env.ts";
+import { createPolicy } from "./policy/setup.ts";
+import { resolvePolicyOptions } from "./policy/options.ts";
+import { policyServiceRoutes } from "./policy/service_routes.ts";
+import { approvalRoutes } from "./policy/approval_routes.ts";
 
 /** The variables the routes share. */
 export type RuntimeEnv = { Variables: { principal: Principal; engine: Engine } };
@@ -43,6 +48,17 @@ export async function createEngine(options: RuntimeOptions): Promise<Engine> {
     providerOptions: undefined,
   };
   const engine = new Engine(store, options, model as never);
+  try {
+    const provider = typeof options.model === "string" ? model.name : options.model.provider;
+    engine.policy = await createPolicy(
+      resolvePolicyOptions(options.gate),
+      store,
+      provider,
+      options.logger,
+    );
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
   await engine.start();
   return engine;
 }
@@ -100,6 +116,8 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
     });
   });
 
+  // Other agent hosts authenticate with X-Zentinelle-Key, not with Tether's access rules.
+  app.route("/api/zentinelle/v1", policyServiceRoutes(async () => (await engine()).policy));
   app.use("/api/*", corsFor(options.access));
   app.use("/api/*", async (c, next) => {
     const state = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
@@ -158,6 +176,7 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
       await readJson(c.req.raw, options.limits),
     );
   });
+  app.route("/api/approvals", approvalRoutes());
   app.delete("/api/sessions/:id", async (c) => {
     await c.get("engine").deleteSession(c.get("principal"), sid(c));
     return c.json({ deleted: true, session_id: sid(c) });

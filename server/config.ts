@@ -10,6 +10,7 @@ import type { Store } from "./kv/store.ts";
 import type { BackendTool } from "./tools/backend_tool.ts";
 import type { Authenticate } from "./http/principal.ts";
 import type { PolicyHook } from "./tools/policy.ts";
+import type { PolicyOptions } from "./policy/options.ts";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { createLogger, log, type Logger } from "./log.ts";
 
@@ -80,8 +81,10 @@ export interface RuntimeOptions {
   pageScopes: Record<string, string[]>;
   /** Backend tools registered in code; they run inside the turn. */
   backendTools: BackendTool[];
-  /** The policy decision every tool call passes (default: allow). */
+  /** A policy hook in code; when given it decides instead of the gate's backend. */
   policy?: PolicyHook;
+  /** `POLICY__*`: the policy gate (embedded engine or Zentinelle); see the README's "Policy gate". */
+  gate?: Partial<PolicyOptions>;
   limits: Limits;
   access: AccessOptions;
   /** Extra stable instructions appended to the system prompt. */
@@ -140,6 +143,7 @@ export function resolveOptions(partial: Partial<RuntimeOptions> = {}): RuntimeOp
     pageScopes: partial.pageScopes ?? {},
     backendTools: partial.backendTools ?? [],
     policy: partial.policy,
+    gate: partial.gate,
     limits: { ...DEFAULT_LIMITS, ...partial.limits },
     access: {
       mode: "trusted_local",

@@ -27,6 +27,7 @@ import { continueTurn } from "./turn/continuation.ts";
 import { resumeHeldTurn, type Verdict } from "./turn/held.ts";
 import { modelFromSpec } from "./model/mod.ts";
 import { assertBoundedSchemas } from "./tools/bounded_schemas.ts";
+import type { PolicyRuntime } from "./policy/setup.ts";
 
 export type { ChatResult, EngineModel, Verdict };
 
@@ -45,6 +46,8 @@ export class Engine {
   readonly options: RuntimeOptions;
   readonly model: EngineModel;
   readonly screenshots = new ScreenshotCache();
+  /** The policy gate (set by `createEngine`; null for an engine built by hand). */
+  policy: PolicyRuntime | null = null;
   #locks = new KeyedLock();
   #live = new Map<string, LiveTurn>();
   #models = new Map<string, EngineModel>();
@@ -81,6 +84,7 @@ export class Engine {
 
   /** Stops listening to other processes and waits for pending log writes. */
   async stop(): Promise<void> {
+    this.policy?.close();
     await this.#stopControl?.();
     await this.hub.stop();
   }

@@ -7,6 +7,7 @@ import { parseHostContext } from "../protocol/mod.ts";
 import type { HostAction } from "../protocol/mod.ts";
 import type { AccessOptions, Limits, RuntimeOptions } from "./config.ts";
 import { schemaIssues } from "./tools/bounded_schemas.ts";
+import { policyOptionsFromEnv } from "./policy/env.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -134,5 +135,11 @@ export function optionsFromEnv(
     access.corsOrigins = env.ACCESS__CORS_ORIGINS.split(",").map((s) => s.trim()).filter(Boolean);
   }
   if (Object.keys(access).length) out.access = access as AccessOptions;
+  try {
+    const gate = policyOptionsFromEnv(env);
+    if (gate) out.gate = gate;
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
   return out;
 }

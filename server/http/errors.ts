@@ -11,6 +11,7 @@ export type ErrorType =
   | "forbidden"
   | "unauthorized"
   | "session_error"
+  | "conflict"
   | "not_found"
   | "payload_too_large"
   | "request_timeout"

@@ -50,7 +50,7 @@ export interface ApprovalsOptions {
   /** The HMAC secret; when absent one is made once and kept in the store. */
   secret?: string;
   /** Where decisions are logged (with who made them). */
-  log: (message: string) => void;
+  log: (message: string, fields: Record<string, unknown>) => void;
 }
 
 const KEEP_AFTER_MS = 600_000;
@@ -65,7 +65,7 @@ const randomText = (bytes: number) =>
  *
  * @example
  * ```ts
- * const approvals = new Approvals({ store, now: Date.now, log: console.log });
+ * const approvals = new Approvals({ store, now: Date.now, log: (msg, fields) => console.log(msg, fields) });
  * const offer = await approvals.open({ agent_id: "tether", user_id: "ann", action: "tool_call", context: {}, digest, reason: "Needs a human", timeout_seconds: 60 });
  * ```
  */
@@ -75,6 +75,11 @@ export class Approvals {
 
   constructor(options: ApprovalsOptions) {
     this.#o = options;
+  }
+
+  /** The time now on the engine's clock (epoch ms). */
+  now(): number {
+    return this.#o.now();
   }
 
   /** The HMAC key: the configured secret, or one made once and shared through the store. */
@@ -188,11 +193,15 @@ export class Approvals {
       expireIn: MAX_APPROVAL_SECONDS * 1000 + KEEP_AFTER_MS,
     }]);
     if (!ok) throw new ApprovalConflict(409, `Approval request ${requestId} was decided meanwhile.`);
-    this.#o.log(
-      `approval ${requestId} (${r.context.tool_name} in session ${r.context.session_id}) ${next.status} by ${by}${
-        reason ? `: ${reason}` : ""
-      }`,
-    );
+    this.#o.log(`approval request ${next.status}`, {
+      request_id: requestId,
+      status: next.status,
+      decided_by: by,
+      reason,
+      tool_name: r.context.tool_name,
+      session_id: r.context.session_id,
+      user_id: r.user_id,
+    });
     return { request_id: requestId, status: next.status as "approved" | "denied", decided_at: iso(now) };
   }
 

@@ -7,6 +7,7 @@
  * @module
  */
 import type { Store } from "../kv/store.ts";
+import { log } from "../log.ts";
 import { Approvals } from "./approvals.ts";
 import {
   type ApprovalStatus,
@@ -28,8 +29,8 @@ export interface LocalEngineOptions {
   now?: () => number;
   /** The HMAC secret for approval tokens; default: made once and kept in the store. */
   secret?: string;
-  /** Where approval decisions are logged. */
-  log?: (message: string) => void;
+  /** Where approval decisions are logged (the runtime's logger at info). */
+  log?: (message: string, fields: Record<string, unknown>) => void;
 }
 
 const CONTEXT_SHOWN = ["harness", "session_id", "chat_id", "tool_call_id", "tool_name", "cwd"];
@@ -54,7 +55,7 @@ export class LocalPolicyEngine {
       store: options.store,
       now: options.now ?? Date.now,
       secret: options.secret,
-      log: options.log ?? ((m) => console.log(`tether: ${m}`)),
+      log: options.log ?? ((msg, fields) => log.info(msg, fields)),
     });
     this.setPolicies(options.policies ?? { policies: [] });
   }
