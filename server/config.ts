@@ -44,6 +44,8 @@ export interface AccessOptions {
   mode: "trusted_local" | "header" | "custom";
   /** With `trusted_local`: a bearer token every request must carry. */
   token?: string;
+  /** With `trusted_local`: the bearer token that makes the caller the local principal with role `admin`. */
+  adminToken?: string;
   /** With `header`: the header a gateway sets to the principal id (default `x-tether-principal`). */
   principalHeader: string;
   /** With `header`: the header carrying comma-separated roles (default `x-tether-roles`). */

@@ -127,6 +127,7 @@ export function optionsFromEnv(
     access.mode = mode;
   }
   if (env.ACCESS__TOKEN) access.token = env.ACCESS__TOKEN;
+  if (env.ACCESS__ADMIN_TOKEN) access.adminToken = env.ACCESS__ADMIN_TOKEN;
   if (env.ACCESS__PRINCIPAL_HEADER) {
     access.principalHeader = env.ACCESS__PRINCIPAL_HEADER.toLowerCase();
   }

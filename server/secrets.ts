@@ -32,6 +32,7 @@ function urlPassword(url: string | undefined): string | undefined {
  */
 export function registerConfiguredSecrets(options: RuntimeOptions): void {
   registerSecret(options.access.token);
+  registerSecret(options.access.adminToken);
   registerSecret(urlPassword(options.storeUrl));
   for (const [name, value] of Object.entries(options.env)) {
     if (!value) continue;

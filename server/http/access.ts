@@ -12,6 +12,9 @@ import type { Principal } from "./principal.ts";
 /** The principal of trusted local use. */
 export const LOCAL_PRINCIPAL: Principal = { id: "local", roles: [] };
 
+/** The local principal when it presents `ACCESS__ADMIN_TOKEN`. */
+export const LOCAL_ADMIN: Principal = { id: "local", roles: ["admin"] };
+
 function globToRegExp(glob: string): RegExp {
   const escaped = glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*");
   return new RegExp(`^${escaped}$`, "i");
@@ -96,16 +99,16 @@ export async function authenticate(
     );
     return { id, roles };
   }
-  if (access.token) {
-    const bearer = headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1] ??
-      credentials.token;
-    if (!bearer || !sameSecret(bearer, access.token)) {
-      throw new TetherError(
-        401,
-        "unauthorized",
-        "A valid bearer token is required (Authorization: Bearer <ACCESS__TOKEN>).",
-      );
-    }
+  const bearer = headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1] ??
+    credentials.token;
+  // The admin token makes the local principal an admin (operator routes, approvals); without it, no role.
+  if (access.adminToken && bearer && sameSecret(bearer, access.adminToken)) return LOCAL_ADMIN;
+  if (access.token && (!bearer || !sameSecret(bearer, access.token))) {
+    throw new TetherError(
+      401,
+      "unauthorized",
+      "A valid bearer token is required (Authorization: Bearer <ACCESS__TOKEN>).",
+    );
   }
   return LOCAL_PRINCIPAL;
 }

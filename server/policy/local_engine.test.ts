@@ -1,0 +1,128 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { memoryStore } from "../kv/memory.ts";
+import { ApprovalConflict } from "./approvals.ts";
+import type { EvaluateBody } from "./contract.ts";
+import { LocalPolicyEngine } from "./local_engine.ts";
+import type { PolicyDocument } from "./policy_file.ts";
+
+const doc = (version = 1, timeouts: number[] = []): PolicyDocument => ({
+  policies: [
+    { id: "shell", name: "Shell needs a human", type: "tool_permission", version, config: { requires_approval: ["Bash"] } },
+    ...timeouts.map((t, i) => ({
+      id: `t${i}`,
+      name: "window",
+      type: "tool_permission" as const,
+      version: 1,
+      config: { approval_timeout_seconds: t },
+    })),
+  ],
+});
+const body = (input: unknown = { command: "npm test" }, token?: string): EvaluateBody => ({
+  action: "tool_call",
+  user_id: "ann",
+  context: {
+    harness: "offline",
+    session_id: "s1",
+    tool_call_id: "c1",
+    tool_name: "Bash",
+    tool_input: input,
+    ...(token ? { approval_token: token } : {}),
+  },
+});
+
+function setup(policies = doc()) {
+  let now = Date.parse("2026-09-22T20:00:00Z");
+  const logged: Record<string, unknown>[] = [];
+  const store = memoryStore();
+  const engine = new LocalPolicyEngine({ store, policies, now: () => now, log: (_m, f) => logged.push(f) });
+  return { engine, store, logged, now: () => now, advance: (ms: number) => (now += ms) };
+}
+
+async function approvedToken(engine: LocalPolicyEngine, input?: unknown) {
+  const ask = await engine.evaluate(body(input), "tether");
+  await engine.approvals.decide(ask.approval!.request_id, "approve", "ops-ann", "looks fine");
+  const status = await engine.approval(ask.approval!.request_id, "tether");
+  return { id: ask.approval!.request_id, token: status!.approval_token! };
+}
+
+test("the window is the shortest approval_timeout_seconds, at most 300", async () => {
+  for (const [timeouts, want] of [[[], 300], [[900], 300], [[120, 45], 45]] as const) {
+    const { engine } = setup(doc(1, [...timeouts]));
+    const ask = await engine.evaluate(body(), "tether");
+    assert.equal(ask.approval!.timeout_seconds, want);
+    assert.equal(Date.parse(ask.approval!.expires_at) - Date.parse("2026-09-22T20:00:00Z"), want * 1000);
+  }
+});
+
+test("a decision is logged with who made it, and a second one is a 409", async () => {
+  const { engine, logged } = setup();
+  const { id } = await approvedToken(engine);
+  assert.equal(logged[0].decided_by, "ops-ann");
+  assert.equal(logged[0].status, "approved");
+  await assert.rejects(engine.approvals.decide(id, "deny", "ops-bob"), (e: ApprovalConflict) => e.status === 409);
+});
+
+test("a request expires on the engine's clock: status expired, no decision accepted, not in the inbox", async () => {
+  const { engine, advance } = setup(doc(1, [60]));
+  const ask = await engine.evaluate(body(), "tether");
+  assert.equal((await engine.approvals.pending()).length, 1);
+  advance(60_000);
+  const status = await engine.approval(ask.approval!.request_id, "tether");
+  assert.equal(status!.status, "expired");
+  assert.equal((await engine.approvals.pending()).length, 0);
+  await assert.rejects(
+    engine.approvals.decide(ask.approval!.request_id, "approve", "ops"),
+    (e: ApprovalConflict) => e.status === 409,
+  );
+});
+
+test("a token is bound to the policy version: a changed policy refuses the retry", async () => {
+  const { engine } = setup();
+  const { token } = await approvedToken(engine);
+  engine.setPolicies(doc(2));
+  const retry = await engine.evaluate(body(undefined, token), "tether");
+  assert.equal(retry.decision, "deny");
+});
+
+test("a token expires 300 seconds after the approval", async () => {
+  const { engine, advance } = setup();
+  const { token } = await approvedToken(engine);
+  advance(300_000);
+  assert.equal((await engine.evaluate(body(undefined, token), "tether")).decision, "deny");
+});
+
+test("another agent cannot read or redeem a request", async () => {
+  const { engine } = setup();
+  const { id, token } = await approvedToken(engine);
+  assert.equal(await engine.approval(id, "agent-b"), null);
+  assert.equal((await engine.evaluate(body(undefined, token), "agent-b")).decision, "deny");
+  assert.equal((await engine.evaluate(body(undefined, token), "tether")).decision, "allow");
+});
+
+test("a forged token (right id, wrong mac) is denied", async () => {
+  const { engine } = setup();
+  const { token } = await approvedToken(engine);
+  const forged = token.replace(/\.[^.]+$/, ".AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+  assert.equal((await engine.evaluate(body(undefined, forged), "tether")).decision, "deny");
+  assert.equal((await engine.evaluate(body(undefined, "garbage"), "tether")).decision, "deny");
+});
+
+test("approvals live in the store: another engine on the same store redeems the token once", async () => {
+  const { engine, store, now } = setup();
+  const { token } = await approvedToken(engine);
+  const other = new LocalPolicyEngine({ store, policies: doc(), now, log: () => {} });
+  assert.equal((await other.evaluate(body(undefined, token), "tether")).decision, "allow");
+  assert.equal((await engine.evaluate(body(undefined, token), "tether")).decision, "deny");
+});
+
+test("the inbox shows the call's tool, session and input, newest first", async () => {
+  const { engine, advance } = setup();
+  await engine.evaluate(body({ command: "npm test" }), "tether");
+  advance(1_000);
+  await engine.evaluate(body({ command: "npm run build" }), "tether");
+  const inbox = await engine.approvals.pending();
+  assert.deepEqual(inbox.map((r) => r.context.tool_input), ['{"command":"npm run build"}', '{"command":"npm test"}']);
+  assert.equal(inbox[0].context.session_id, "s1");
+  assert.match(inbox[0].reason, /requires approval/);
+});
