@@ -50,16 +50,16 @@ export async function createEngine(options: RuntimeOptions): Promise<Engine> {
   const engine = new Engine(store, options, model as never);
   try {
     const provider = typeof options.model === "string" ? model.name : options.model.provider;
-    engine.policy = await createPolicy(
-      resolvePolicyOptions(options.gate),
-      store,
-      provider,
-      options.logger,
+    engine.usePolicy(
+      await createPolicy(resolvePolicyOptions(options.gate), store, provider, options.logger, {
+        release: (sid, callId, verdict) => engine.resumeHeld(sid, callId, verdict),
+      }),
     );
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
   await engine.start();
+  await engine.policy?.start();
   return engine;
 }
 

@@ -84,9 +84,15 @@ export class Engine {
 
   /** Stops listening to other processes and waits for pending log writes. */
   async stop(): Promise<void> {
-    this.policy?.close();
+    await this.policy?.close();
     await this.#stopControl?.();
     await this.hub.stop();
+  }
+
+  /** Puts the policy gate in front of every tool call (`createEngine` does this). */
+  usePolicy(policy: PolicyRuntime): void {
+    this.policy = policy;
+    this.#deps.policy = policy.hook;
   }
 
   /** The store the engine uses. */

@@ -72,7 +72,11 @@ export function approvalRoutes(): Hono<Env> {
     try {
       body = await c.req.json();
     } catch {
-      throw new TetherError(400, "validation", 'Send JSON: {"decision": "approve" | "deny", "reason"?}.');
+      throw new TetherError(
+        400,
+        "validation",
+        'Send JSON: {"decision": "approve" | "deny", "reason"?}.',
+      );
     }
     const decision = body?.decision;
     if (decision !== "approve" && decision !== "deny") {
@@ -82,12 +86,19 @@ export function approvalRoutes(): Hono<Env> {
     }
     const reason = body.reason ?? "";
     if (typeof reason !== "string" || reason.length > 1_000) {
-      throw new TetherError(422, "validation", "reason must be a string of at most 1,000 characters.", {
-        issues: [{ path: "reason", message: "at most 1,000 characters" }],
-      });
+      throw new TetherError(
+        422,
+        "validation",
+        "reason must be a string of at most 1,000 characters.",
+        {
+          issues: [{ path: "reason", message: "at most 1,000 characters" }],
+        },
+      );
     }
     try {
-      return c.json(await engine.approvals.decide(c.req.param("id"), decision, principal.id, reason));
+      return c.json(
+        await engine.approvals.decide(c.req.param("id"), decision, principal.id, reason),
+      );
     } catch (error) {
       if (!(error instanceof ApprovalConflict)) throw error;
       throw new TetherError(

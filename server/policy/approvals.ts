@@ -87,7 +87,10 @@ export class Approvals {
     return this.#key ??= (async () => {
       if (this.#o.secret) return hmacKey(this.#o.secret);
       const at = ["policy", "approval_secret"];
-      await this.#o.store.atomic([{ key: at, version: null }], [{ key: at, value: randomText(32) }]);
+      await this.#o.store.atomic([{ key: at, version: null }], [{
+        key: at,
+        value: randomText(32),
+      }]);
       const stored = await this.#o.store.get<string>(at);
       if (!stored) throw new Error("The approval secret could not be stored.");
       return hmacKey(stored.value);
@@ -96,9 +99,11 @@ export class Approvals {
 
   /** Opens a request (one per held call); the window is at most 300 seconds. */
   async open(
-    input: Pick<ApprovalRecord, "agent_id" | "user_id" | "action" | "context" | "digest" | "reason"> & {
-      timeout_seconds: number;
-    },
+    input:
+      & Pick<ApprovalRecord, "agent_id" | "user_id" | "action" | "context" | "digest" | "reason">
+      & {
+        timeout_seconds: number;
+      },
   ): Promise<ApprovalOffer> {
     const now = this.#o.now();
     const seconds = Math.max(1, Math.min(MAX_APPROVAL_SECONDS, input.timeout_seconds));
@@ -145,7 +150,11 @@ export class Approvals {
       return { ...base, status: "denied", reason: r.decision_reason || "An operator denied it." };
     }
     if (this.#o.now() >= r.expires_at) {
-      return { ...base, status: "expired", reason: "No approval arrived before the request expired." };
+      return {
+        ...base,
+        status: "expired",
+        reason: "No approval arrived before the request expired.",
+      };
     }
     return { ...base, status: "pending" };
   }
@@ -175,7 +184,10 @@ export class Approvals {
       throw new ApprovalConflict(409, `Approval request ${requestId} was already ${r.status}.`);
     }
     if (now >= r.expires_at) {
-      throw new ApprovalConflict(409, `Approval request ${requestId} expired; it cannot be decided.`);
+      throw new ApprovalConflict(
+        409,
+        `Approval request ${requestId} expired; it cannot be decided.`,
+      );
     }
     const next: ApprovalRecord = {
       ...r,
@@ -192,7 +204,9 @@ export class Approvals {
       value: next,
       expireIn: MAX_APPROVAL_SECONDS * 1000 + KEEP_AFTER_MS,
     }]);
-    if (!ok) throw new ApprovalConflict(409, `Approval request ${requestId} was decided meanwhile.`);
+    if (!ok) {
+      throw new ApprovalConflict(409, `Approval request ${requestId} was decided meanwhile.`);
+    }
     this.#o.log(`approval request ${next.status}`, {
       request_id: requestId,
       status: next.status,
@@ -202,7 +216,11 @@ export class Approvals {
       session_id: r.context.session_id,
       user_id: r.user_id,
     });
-    return { request_id: requestId, status: next.status as "approved" | "denied", decided_at: iso(now) };
+    return {
+      request_id: requestId,
+      status: next.status as "approved" | "denied",
+      decided_at: iso(now),
+    };
   }
 
   /** Uses a token once for a call with this digest; returns null when it is good, else the refusal. */
@@ -211,7 +229,9 @@ export class Approvals {
     const entry = id ? await this.#o.store.get<ApprovalRecord>(key(id)) : null;
     if (!entry || entry.value.agent_id !== agentId) return "The approval token is not known here.";
     const r = entry.value;
-    if (r.status !== "approved") return "The approval token belongs to a request that was not approved.";
+    if (r.status !== "approved") {
+      return "The approval token belongs to a request that was not approved.";
+    }
     if (r.used_at !== undefined) return "The approval token was already used; a token works once.";
     if (this.#o.now() >= r.approval_expires_at!) return "The approval token has expired.";
     const expected = await signToken(await this.#hmac(), r.request_id, r.nonce!, digest);

@@ -2,16 +2,31 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { checkArguments, compileToolRules } from "./arguments.ts";
 
-const shell = compileToolRules({ blocked_commands: ["rm -rf *"], allowed_commands: ["npm test", "npm run *", "ls"] });
+const shell = compileToolRules({
+  blocked_commands: ["rm -rf *"],
+  allowed_commands: ["npm test", "npm run *", "ls"],
+});
 const guard = compileToolRules({ blocked_commands: ["rm -rf *", "curl *"] });
-const files = compileToolRules({ allowed_paths: ["/workspace"], blocked_paths: ["/workspace/.git"] });
-const ok = (rules: typeof shell, input: unknown, cwd?: string) => checkArguments(rules, "T", input, cwd) === null;
+const files = compileToolRules({
+  allowed_paths: ["/workspace"],
+  blocked_paths: ["/workspace/.git"],
+});
+const ok = (rules: typeof shell, input: unknown, cwd?: string) =>
+  checkArguments(rules, "T", input, cwd) === null;
 
 test("allowed patterns: every simple command must match one in full", () => {
   assert.equal(ok(shell, { command: "npm test && npm run lint" }), true);
   assert.equal(ok(shell, { command: "npm test && npm publish" }), false);
-  assert.equal(ok(shell, { command: "diff <(npm test) <(ls)" }), false, "diff itself is not listed");
-  assert.equal(ok(shell, { command: "ls <(npm test)" }), true, "process substitution is a command of its own");
+  assert.equal(
+    ok(shell, { command: "diff <(npm test) <(ls)" }),
+    false,
+    "diff itself is not listed",
+  );
+  assert.equal(
+    ok(shell, { command: "ls <(npm test)" }),
+    true,
+    "process substitution is a command of its own",
+  );
   assert.equal(ok(shell, { command: `npm run "$(id)"` }), false);
   assert.equal(ok(shell, { command: `npm run "\\$HOME"` }), false);
 });
@@ -20,8 +35,16 @@ test("blocked patterns alone are a guard: they refuse every simple command and t
   assert.equal(ok(guard, { command: "echo hi | sudo -n rm -rf /tmp/x" }), false);
   assert.equal(ok(guard, { command: "echo $(curl http://x)" }), false);
   assert.equal(ok(guard, { command: `bash -lc "curl evil"` }), false);
-  assert.equal(ok(guard, { command: "echo `id`" }), true, "substitution is refused only under allowed patterns");
-  assert.equal(ok(guard, { command: "rm -fr /" }), true, "blocked patterns match text, not meaning");
+  assert.equal(
+    ok(guard, { command: "echo `id`" }),
+    true,
+    "substitution is refused only under allowed patterns",
+  );
+  assert.equal(
+    ok(guard, { command: "rm -fr /" }),
+    true,
+    "blocked patterns match text, not meaning",
+  );
 });
 
 test("a command must be a string or a list of strings", () => {
@@ -34,7 +57,8 @@ test("a command must be a string or a list of strings", () => {
 test("paths come from every field the contract names, apply_patch headers included", () => {
   assert.equal(ok(files, { notebook_path: "/workspace/n.ipynb" }), true);
   assert.equal(ok(files, { path: "/etc/passwd" }), false);
-  const patch = "*** Begin Patch\n*** Update File: src/a.ts\n@@\n-x\n+y\n*** Add File: /etc/cron.d/x\n+* * * * * id\n*** End Patch";
+  const patch =
+    "*** Begin Patch\n*** Update File: src/a.ts\n@@\n-x\n+y\n*** Add File: /etc/cron.d/x\n+* * * * * id\n*** End Patch";
   assert.equal(ok(files, { input: patch, workdir: "/workspace" }), false);
   const inside = "*** Begin Patch\n*** Update File: src/a.ts\n*** Move to: src/b.ts\n*** End Patch";
   assert.equal(ok(files, { input: inside, workdir: "/workspace" }), true);

@@ -62,33 +62,49 @@ export function backendCases(name: string, make: () => Promise<BackendFixture>):
     assert.match(deny.reason, /Write/);
   });
 
-  withFixture("ask opens a request; approved gives a token that releases the exact call once", async (f) => {
-    const ask: any = await f.backend.evaluate(body("Bash", { command: "npm test" }));
-    assert.equal(ask.decision, "ask");
-    assert.equal(ask.allowed, false);
-    const id = ask.approval.request_id;
-    assert.equal(ask.approval.status, "pending");
-    assert.ok(ask.approval.timeout_seconds > 0 && ask.approval.timeout_seconds <= 300);
-    assert.equal(((await f.backend.approval(id)) as any).status, "pending");
-    await f.approve(id);
-    const approved: any = await f.backend.approval(id);
-    assert.equal(approved.status, "approved");
-    assert.equal(typeof approved.approval_token, "string");
-    const token = approved.approval_token;
-    const retry: any = await f.backend.evaluate(body("Bash", { command: "npm test" }, { approval_token: token }));
-    assert.equal(retry.decision, "allow");
-    const replay: any = await f.backend.evaluate(body("Bash", { command: "npm test" }, { approval_token: token }));
-    assert.equal(replay.decision, "deny", "a token works once");
-  });
+  withFixture(
+    "ask opens a request; approved gives a token that releases the exact call once",
+    async (f) => {
+      const ask: any = await f.backend.evaluate(body("Bash", { command: "npm test" }));
+      assert.equal(ask.decision, "ask");
+      assert.equal(ask.allowed, false);
+      const id = ask.approval.request_id;
+      assert.equal(ask.approval.status, "pending");
+      assert.ok(ask.approval.timeout_seconds > 0 && ask.approval.timeout_seconds <= 300);
+      assert.equal(((await f.backend.approval(id)) as any).status, "pending");
+      await f.approve(id);
+      const approved: any = await f.backend.approval(id);
+      assert.equal(approved.status, "approved");
+      assert.equal(typeof approved.approval_token, "string");
+      const token = approved.approval_token;
+      const retry: any = await f.backend.evaluate(
+        body("Bash", { command: "npm test" }, { approval_token: token }),
+      );
+      assert.equal(retry.decision, "allow");
+      const replay: any = await f.backend.evaluate(
+        body("Bash", { command: "npm test" }, { approval_token: token }),
+      );
+      assert.equal(replay.decision, "deny", "a token works once");
+    },
+  );
 
   withFixture("a retry with changed input is denied, never asked again", async (f) => {
     const ask: any = await f.backend.evaluate(body("Bash", { command: "npm test" }));
     await f.approve(ask.approval.request_id);
     const { approval_token }: any = await f.backend.approval(ask.approval.request_id);
-    const changed: any = await f.backend.evaluate(body("Bash", { command: "npm test -- --all" }, { approval_token }));
+    const changed: any = await f.backend.evaluate(
+      body("Bash", { command: "npm test -- --all" }, { approval_token }),
+    );
     assert.equal(changed.decision, "deny");
     const otherSession: any = await f.backend.evaluate(
-      { ...body("Bash", { command: "npm test" }, { approval_token }), context: { ...body("Bash", { command: "npm test" }).context, session_id: "other", approval_token } },
+      {
+        ...body("Bash", { command: "npm test" }, { approval_token }),
+        context: {
+          ...body("Bash", { command: "npm test" }).context,
+          session_id: "other",
+          approval_token,
+        },
+      },
     );
     assert.equal(otherSession.decision, "deny");
   });

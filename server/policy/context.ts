@@ -50,7 +50,11 @@ export function checkEvaluateBody(value: unknown): EvaluateBody | ContextRefusal
       issues[field] = [`Give a string of up to ${max} characters.`];
     }
   };
-  need("harness", (v) => typeof v === "string" && SLUG.test(v), "Use a lowercase slug of up to 50 characters.");
+  need(
+    "harness",
+    (v) => typeof v === "string" && SLUG.test(v),
+    "Use a lowercase slug of up to 50 characters.",
+  );
   need("session_id", (v) => text(v, 255), "Give a string of up to 255 characters.");
   need("tool_name", (v) => text(v, 255), "Give a string of up to 255 characters.");
   may("chat_id", 255);

@@ -30,27 +30,35 @@ export function policyOptionsFromEnv(
     try {
       new URL(env.POLICY__ZENTINELLE_URL);
     } catch {
-      throw new Error("POLICY__ZENTINELLE_URL must be an absolute URL like https://zentinelle.example.com.");
+      throw new Error(
+        "POLICY__ZENTINELLE_URL must be an absolute URL like https://zentinelle.example.com.",
+      );
     }
     out.zentinelleUrl = env.POLICY__ZENTINELLE_URL;
   }
   if (env.POLICY__ZENTINELLE_KEY) out.zentinelleKey = env.POLICY__ZENTINELLE_KEY;
   if (env.POLICY__HARNESS) {
     if (!/^[a-z0-9][a-z0-9._-]{0,49}$/.test(env.POLICY__HARNESS)) {
-      throw new Error("POLICY__HARNESS must be a lowercase slug of up to 50 characters, like claude.");
+      throw new Error(
+        "POLICY__HARNESS must be a lowercase slug of up to 50 characters, like claude.",
+      );
     }
     out.harness = env.POLICY__HARNESS;
   }
   if (env.POLICY__AGENT_ID) out.agentId = env.POLICY__AGENT_ID;
   if (env.POLICY__APPROVAL_SECRET) out.approvalSecret = env.POLICY__APPROVAL_SECRET;
-  for (const [name, key] of [["POLICY__TIMEOUT_MS", "timeoutMs"], ["POLICY__POLL_MS", "pollMs"], [
-    "POLICY__RELOAD_MS",
-    "reloadMs",
-  ]] as const) {
+  for (
+    const [name, key] of [["POLICY__TIMEOUT_MS", "timeoutMs"], ["POLICY__POLL_MS", "pollMs"], [
+      "POLICY__RELOAD_MS",
+      "reloadMs",
+    ]] as const
+  ) {
     const raw = env[name];
     if (raw === undefined || raw === "") continue;
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${raw}".`);
+    if (!Number.isInteger(n) || n < 1) {
+      throw new Error(`${name} must be a positive integer, got "${raw}".`);
+    }
     out[key] = n;
   }
   if (env.POLICY__AGENT_KEYS) {

@@ -6,7 +6,7 @@
  * @module
  */
 import { readFile } from "node:fs/promises";
-import { parsePolicyDocument, PolicyFileError, type PolicyDocument } from "./policy_file.ts";
+import { parsePolicyDocument, type PolicyDocument, PolicyFileError } from "./policy_file.ts";
 
 /** What the watcher needs. */
 export interface PolicyFileOptions {
@@ -44,7 +44,9 @@ export async function watchPolicyFile(options: PolicyFileOptions): Promise<Polic
   try {
     last = await read(options.path);
   } catch (error) {
-    throw new PolicyFileError(`POLICY__FILE (${options.path}) cannot be read: ${(error as Error).message}`);
+    throw new PolicyFileError(
+      `POLICY__FILE (${options.path}) cannot be read: ${(error as Error).message}`,
+    );
   }
   let initial: PolicyDocument;
   try {

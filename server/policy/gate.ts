@@ -40,7 +40,9 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * ```
  */
 export function readDecision(raw: unknown, retry: boolean): GateDecision {
-  if (!isObject(raw)) return { decision: "deny", reason: "The policy service gave no answer it could read." };
+  if (!isObject(raw)) {
+    return { decision: "deny", reason: "The policy service gave no answer it could read." };
+  }
   const reason = typeof raw.reason === "string" && raw.reason ? raw.reason : null;
   if (raw.decision === "allow") {
     return raw.allowed === true
@@ -50,12 +52,17 @@ export function readDecision(raw: unknown, retry: boolean): GateDecision {
   if (raw.decision === "deny") return { decision: "deny", reason: reason ?? "Denied by policy." };
   if (raw.decision === "ask") {
     const a = raw.approval;
-    if (retry) return { decision: "deny", reason: reason ?? "The approval did not release the call." };
+    if (retry) {
+      return { decision: "deny", reason: reason ?? "The approval did not release the call." };
+    }
     if (
       !isObject(a) || typeof a.request_id !== "string" || !a.request_id ||
       typeof a.timeout_seconds !== "number" || !(a.timeout_seconds > 0)
     ) {
-      return { decision: "deny", reason: "The policy service asked for approval without an approval request." };
+      return {
+        decision: "deny",
+        reason: "The policy service asked for approval without an approval request.",
+      };
     }
     return {
       decision: "ask",
@@ -115,7 +122,9 @@ export class PolicyGate {
     } catch (error) {
       return {
         decision: "deny",
-        reason: `The policy service could not decide (${(error as Error).message}), so the call was refused.`,
+        reason: `The policy service could not decide (${
+          (error as Error).message
+        }), so the call was refused.`,
       };
     }
   }

@@ -57,13 +57,19 @@ export async function awaitApproval(
       return { approved: false, reason: "The approval came without a token." };
     }
     if (status?.status === "denied") {
-      return { approved: false, reason: `An operator denied the call${status.reason ? `: ${status.reason}` : "."}` };
+      return {
+        approved: false,
+        reason: `An operator denied the call${status.reason ? `: ${status.reason}` : "."}`,
+      };
     }
     if (status?.status === "expired") {
       return { approved: false, reason: status.reason || "The approval request expired." };
     }
     if (clock.now() >= deadline) {
-      return { approved: false, reason: `No approval arrived within ${offer.timeout_seconds} seconds.` };
+      return {
+        approved: false,
+        reason: `No approval arrived within ${offer.timeout_seconds} seconds.`,
+      };
     }
     await clock.sleep(Math.min(options.pollMs, Math.max(0, deadline - clock.now())), signal);
   }

@@ -1,14 +1,20 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { memoryStore } from "../kv/memory.ts";
-import { ApprovalConflict } from "./approvals.ts";
+import type { ApprovalConflict } from "./approvals.ts";
 import type { EvaluateBody } from "./contract.ts";
 import { LocalPolicyEngine } from "./local_engine.ts";
 import type { PolicyDocument } from "./policy_file.ts";
 
 const doc = (version = 1, timeouts: number[] = []): PolicyDocument => ({
   policies: [
-    { id: "shell", name: "Shell needs a human", type: "tool_permission", version, config: { requires_approval: ["Bash"] } },
+    {
+      id: "shell",
+      name: "Shell needs a human",
+      type: "tool_permission",
+      version,
+      config: { requires_approval: ["Bash"] },
+    },
     ...timeouts.map((t, i) => ({
       id: `t${i}`,
       name: "window",
@@ -35,7 +41,12 @@ function setup(policies = doc()) {
   let now = Date.parse("2026-09-22T20:00:00Z");
   const logged: Record<string, unknown>[] = [];
   const store = memoryStore();
-  const engine = new LocalPolicyEngine({ store, policies, now: () => now, log: (_m, f) => logged.push(f) });
+  const engine = new LocalPolicyEngine({
+    store,
+    policies,
+    now: () => now,
+    log: (_m, f) => logged.push(f),
+  });
   return { engine, store, logged, now: () => now, advance: (ms: number) => (now += ms) };
 }
 
@@ -51,7 +62,10 @@ test("the window is the shortest approval_timeout_seconds, at most 300", async (
     const { engine } = setup(doc(1, [...timeouts]));
     const ask = await engine.evaluate(body(), "tether");
     assert.equal(ask.approval!.timeout_seconds, want);
-    assert.equal(Date.parse(ask.approval!.expires_at) - Date.parse("2026-09-22T20:00:00Z"), want * 1000);
+    assert.equal(
+      Date.parse(ask.approval!.expires_at) - Date.parse("2026-09-22T20:00:00Z"),
+      want * 1000,
+    );
   }
 });
 
@@ -60,7 +74,10 @@ test("a decision is logged with who made it, and a second one is a 409", async (
   const { id } = await approvedToken(engine);
   assert.equal(logged[0].decided_by, "ops-ann");
   assert.equal(logged[0].status, "approved");
-  await assert.rejects(engine.approvals.decide(id, "deny", "ops-bob"), (e: ApprovalConflict) => e.status === 409);
+  await assert.rejects(
+    engine.approvals.decide(id, "deny", "ops-bob"),
+    (e: ApprovalConflict) => e.status === 409,
+  );
 });
 
 test("a request expires on the engine's clock: status expired, no decision accepted, not in the inbox", async () => {
@@ -122,7 +139,10 @@ test("the inbox shows the call's tool, session and input, newest first", async (
   advance(1_000);
   await engine.evaluate(body({ command: "npm run build" }), "tether");
   const inbox = await engine.approvals.pending();
-  assert.deepEqual(inbox.map((r) => r.context.tool_input), ['{"command":"npm run build"}', '{"command":"npm test"}']);
+  assert.deepEqual(inbox.map((r) => r.context.tool_input), [
+    '{"command":"npm run build"}',
+    '{"command":"npm test"}',
+  ]);
   assert.equal(inbox[0].context.session_id, "s1");
   assert.match(inbox[0].reason, /requires approval/);
 });

@@ -99,7 +99,9 @@ export class LocalPolicyEngine {
       });
     }
     // A call any rule refuses is deny, even when it also needs approval.
-    if (deny) return { decision: "deny", allowed: false, reason: deny, policies_evaluated: evaluated };
+    if (deny) {
+      return { decision: "deny", allowed: false, reason: deny, policies_evaluated: evaluated };
+    }
     if (ask) return { decision: "ask", allowed: false, reason: ask, policies_evaluated: evaluated };
     return { decision: "allow", allowed: true, reason: null, policies_evaluated: evaluated };
   }

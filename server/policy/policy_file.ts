@@ -90,7 +90,9 @@ export function parseToolPermissionConfig(value: unknown, field: string): ToolPe
     fail(`${field}.approval_timeout_seconds`, "must be a positive whole number of seconds.");
   }
   if (value.tool_configs !== undefined) {
-    if (!isObject(value.tool_configs)) fail(`${field}.tool_configs`, "must map tool names to rules.");
+    if (!isObject(value.tool_configs)) {
+      fail(`${field}.tool_configs`, "must map tool names to rules.");
+    }
     for (const [tool, rules] of Object.entries(value.tool_configs)) {
       const at = `${field}.tool_configs.${tool}`;
       if (!isObject(rules)) fail(at, "must be an object of rules.");

@@ -10,6 +10,9 @@ import type { PolicyBackend } from "./backend.ts";
 import { watchPolicyFile } from "./file_source.ts";
 import { PolicyGate } from "./gate.ts";
 import { type HoldClock, realClock } from "./hold.ts";
+import { gateHook } from "./hook.ts";
+import { HoldWatcher, type HoldWatcherOptions } from "./holds.ts";
+import type { PolicyHook } from "../tools/policy.ts";
 import { localBackend } from "./local_backend.ts";
 import { LocalPolicyEngine } from "./local_engine.ts";
 import { harnessSlug, type PolicyOptions } from "./options.ts";
@@ -18,12 +21,24 @@ import { zentinelleBackend } from "./zentinelle_backend.ts";
 /** The gate as the runtime holds it. */
 export interface PolicyRuntime {
   gate: PolicyGate;
+  /** The turn's policy hook: the gate, with `ask` registered as a hold. */
+  hook: PolicyHook;
+  /** The held calls being polled. */
+  holds: HoldWatcher;
   /** The embedded engine when `backend` is `local` (it also serves the contract's routes). */
   local: LocalPolicyEngine | null;
   options: PolicyOptions;
   clock: HoldClock;
-  /** Stops watching the policy file. */
-  close(): void;
+  /** Resumes polling the holds a previous run left in the store. */
+  start(): Promise<void>;
+  /** Stops polling holds and watching the policy file. */
+  close(): Promise<void>;
+}
+
+/** What the gate needs from the engine. */
+export interface PolicyHost {
+  /** Resumes a held call's turn with the verdict (`Engine.resumeHeld`). */
+  release: HoldWatcherOptions["release"];
 }
 
 /**
@@ -31,7 +46,9 @@ export interface PolicyRuntime {
  *
  * @example
  * ```ts
- * const policy = await createPolicy(resolvePolicyOptions(), memoryStore(), "offline", log);
+ * const policy = await createPolicy(resolvePolicyOptions(), memoryStore(), "offline", log, {
+ *   release: (sid, callId, verdict) => engine.resumeHeld(sid, callId, verdict),
+ * });
  * ```
  */
 export async function createPolicy(
@@ -39,12 +56,12 @@ export async function createPolicy(
   store: Store,
   modelName: string,
   logger: Logger,
+  host: PolicyHost,
 ): Promise<PolicyRuntime> {
   for (const key of Object.keys(options.agentKeys)) registerSecret(key);
   registerSecret(options.zentinelleKey);
   registerSecret(options.approvalSecret);
   const harness = options.harness ?? harnessSlug(modelName);
-  const clock = options.clock ?? realClock;
   if (options.backend === "zentinelle") {
     if (!options.zentinelleUrl || !options.zentinelleKey) {
       throw new Error(
@@ -56,7 +73,7 @@ export async function createPolicy(
       key: options.zentinelleKey,
       timeoutMs: options.timeoutMs,
     });
-    return { gate: new PolicyGate(backend, harness), local: null, options, clock, close() {} };
+    return assemble(new PolicyGate(backend, harness), null, options, store, logger, host, () => {});
   }
   const engine = new LocalPolicyEngine({
     store,
@@ -79,11 +96,39 @@ export async function createPolicy(
     engine.setPolicies(file.initial);
     stop = file.stop;
   }
+  const gate = new PolicyGate(localBackend(engine, options.agentId), harness);
+  return assemble(gate, engine, options, store, logger, host, stop);
+}
+
+function assemble(
+  gate: PolicyGate,
+  local: LocalPolicyEngine | null,
+  options: PolicyOptions,
+  store: Store,
+  logger: Logger,
+  host: PolicyHost,
+  stopFile: () => void,
+): PolicyRuntime {
+  const clock = options.clock ?? realClock;
+  const holds = new HoldWatcher({
+    store,
+    gate,
+    clock,
+    pollMs: options.pollMs,
+    release: host.release,
+    logger,
+  });
   return {
-    gate: new PolicyGate(localBackend(engine, options.agentId), harness),
-    local: engine,
+    gate,
+    hook: gateHook(gate, holds),
+    holds,
+    local,
     options,
     clock,
-    close: stop,
+    start: () => holds.start(),
+    async close() {
+      stopFile();
+      await holds.stop();
+    },
   };
 }

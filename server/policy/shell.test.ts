@@ -58,7 +58,18 @@ test("comments are not commands; backslash-newline continues a line", () => {
 });
 
 test("unbalanced quotes, parentheses and substitutions cannot be parsed", () => {
-  for (const bad of [`npm run "x`, "echo 'x", "(ls", "ls)", "echo `id", "echo $(id", `echo "$(id"`, "x \\"]) {
+  for (
+    const bad of [
+      `npm run "x`,
+      "echo 'x",
+      "(ls",
+      "ls)",
+      "echo `id",
+      "echo $(id",
+      `echo "$(id"`,
+      "x \\",
+    ]
+  ) {
     assert.throws(() => readCommand(bad), ShellParseError, bad);
   }
 });

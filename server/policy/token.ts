@@ -24,7 +24,9 @@ export function canonicalJson(value: unknown): string {
       (value as Record<string, unknown>)[k] !== undefined
     ).sort();
     return `{${
-      keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      keys.map((k) =>
+        `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`
+      )
         .join(",")
     }}`;
   }
@@ -94,7 +96,11 @@ export async function signToken(
   nonce: string,
   digest: string,
 ): Promise<string> {
-  const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${requestId}.${nonce}.${digest}`));
+  const mac = await crypto.subtle.sign(
+    "HMAC",
+    key,
+    encoder.encode(`${requestId}.${nonce}.${digest}`),
+  );
   return `${requestId}.${nonce}.${base64url(mac)}`;
 }
 

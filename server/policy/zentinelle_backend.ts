@@ -68,13 +68,15 @@ export function zentinelleBackend(options: ZentinelleOptions): PolicyBackend {
       } catch { /* judged below */ }
     }
     if (res.status !== 200) {
-      const reason = (body as { reason?: unknown; error?: unknown } | undefined);
+      const reason = body as { reason?: unknown; error?: unknown } | undefined;
       const said = typeof reason?.reason === "string"
         ? reason.reason
         : typeof reason?.error === "string"
         ? reason.error
         : "";
-      throw new PolicyUnavailable(`Zentinelle answered ${res.status}${said ? ` (${said.slice(0, 200)})` : ""}`);
+      throw new PolicyUnavailable(
+        `Zentinelle answered ${res.status}${said ? ` (${said.slice(0, 200)})` : ""}`,
+      );
     }
     if (body === undefined) throw new PolicyUnavailable("Zentinelle's answer is not readable JSON");
     return body;

@@ -16,7 +16,7 @@ import type { AssistantMessage, SessionRecord, StoredMessage } from "../session/
 import type { SessionRepo } from "../session/repo.ts";
 import { settleOpenCalls } from "../session/settle.ts";
 import { lookAtScreen } from "../tools/look_at_screen.ts";
-import { allowAll } from "../tools/policy.ts";
+import { allowAll, type PolicyHook } from "../tools/policy.ts";
 import type { ScreenshotCache } from "../tools/screenshots.ts";
 import { turnTools } from "../tools/turn_tools.ts";
 import { classify, retryAllowed, type TurnError } from "./errors.ts";
@@ -67,6 +67,8 @@ export interface TurnDeps {
   options: RuntimeOptions;
   /** The turns running in this process, by session. */
   live: Map<string, LiveTurn>;
+  /** The policy gate's hook, used when `options.policy` is not given. */
+  policy?: PolicyHook;
 }
 
 /**
@@ -116,7 +118,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
         model: model.model,
         providerOptions: model.providerOptions,
         instructions: options.instructions,
-        policy: options.policy ?? allowAll,
+        policy: options.policy ?? deps.policy ?? allowAll,
         limits,
         outputMode: assistant.output_mode,
         history,

@@ -122,7 +122,9 @@ export async function fakeZentinelle(key = "sk_agent_fake_0123456789"): Promise<
       ...extra,
     });
     const wanted = state.decisions[ctx.tool_name] ?? "allow";
-    if (wanted === "deny") return c.json(shape("deny", `Tool '${ctx.tool_name}' is explicitly denied`));
+    if (wanted === "deny") {
+      return c.json(shape("deny", `Tool '${ctx.tool_name}' is explicitly denied`));
+    }
     if (wanted === "allow") return c.json(shape("allow", null));
     if (typeof ctx.approval_token === "string") {
       const r = [...state.requests.values()].find((q) => q.token === ctx.approval_token);
@@ -134,9 +136,20 @@ export async function fakeZentinelle(key = "sk_agent_fake_0123456789"): Promise<
     }
     const id = crypto.randomUUID();
     state.requests.set(id, { id, key: presented, binding: binding(ctx), status: "pending" });
-    return c.json(shape("ask", `Tool '${ctx.tool_name}' requires approval. Request approval before proceeding.`, {
-      approval: { request_id: id, status: "pending", expires_at: expiry(), timeout_seconds: 300 },
-    }));
+    return c.json(
+      shape(
+        "ask",
+        `Tool '${ctx.tool_name}' requires approval. Request approval before proceeding.`,
+        {
+          approval: {
+            request_id: id,
+            status: "pending",
+            expires_at: expiry(),
+            timeout_seconds: 300,
+          },
+        },
+      ),
+    );
   });
   app.get("/api/zentinelle/v1/approvals/requests/:id", (c) => {
     const presented = c.req.header("x-zentinelle-key");
@@ -147,12 +160,17 @@ export async function fakeZentinelle(key = "sk_agent_fake_0123456789"): Promise<
       request_id: r.id,
       status: r.status,
       expires_at: expiry(),
-      ...(r.status === "approved" ? { approval_token: r.token, approval_expires_at: expiry() } : {}),
+      ...(r.status === "approved"
+        ? { approval_token: r.token, approval_expires_at: expiry() }
+        : {}),
       ...(r.reason ? { reason: r.reason } : {}),
     });
   });
   const server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s as Server)) as Server;
+    const s = serve(
+      { fetch: app.fetch, port: 0, hostname: "127.0.0.1" },
+      () => resolve(s as Server),
+    ) as Server;
   });
   const port = (server.address() as AddressInfo).port;
   return Object.assign(state, {
