@@ -100,11 +100,16 @@ export class Engine {
     return this.repo.store;
   }
 
-  /** Runs one message (a new turn, a continuation or a receipt) to its end. */
+  /**
+   * Runs one message (a new turn, a continuation or a receipt) to its end.
+   * `admitted` runs once the principal is known to own the session (or to be
+   * creating it), inside the session's lock and before any event of the turn:
+   * the only safe moment to let a streaming client in on the session's events.
+   */
   chat(
     principal: Principal,
     body: MessageBody,
-    options: { promoted?: boolean } = {},
+    options: { promoted?: boolean; admitted?: () => void } = {},
   ): Promise<ChatResult> {
     // A streaming transport promotes steering to a turn of its own when the session is idle.
     if (body.message_type === "steering" && !options.promoted) {
@@ -131,7 +136,10 @@ export class Engine {
     }
     assertBoundedSchemas(body.host_context?.actions, "host_context.actions");
     const model = this.#modelFor(body.config?.model);
-    return this.withSession(body.session_id, () => this.#message(principal, body, model));
+    return this.withSession(
+      body.session_id,
+      () => this.#message(principal, body, model, options.admitted),
+    );
   }
 
   /** The model a request's `config.model` picks: only the default or one of `allowedModels`. */
@@ -284,10 +292,17 @@ export class Engine {
     return entry.value;
   }
 
-  async #message(principal: Principal, body: MessageBody, model: EngineModel): Promise<ChatResult> {
+  async #message(
+    principal: Principal,
+    body: MessageBody,
+    model: EngineModel,
+    admitted?: () => void,
+  ): Promise<ChatResult> {
     const sid = body.session_id;
     const loaded = await this.repo.load(sid);
     if (loaded && !mayAccess(principal, loaded.record.owner_id)) throw forbidden(sid);
+    // Inside the lock (and lease): no other principal can create the session before this turn does.
+    if (loaded || body.tool_call_id === undefined) admitted?.();
     if (body.tool_call_id === undefined) {
       return await startTurn(
         this.#deps,

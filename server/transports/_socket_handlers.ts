@@ -16,11 +16,11 @@ import {
   parseMessageBody,
 } from "../../protocol/mod.ts";
 import type { Engine } from "../engine.ts";
-import { validationError } from "../http/errors.ts";
+import { TetherError, validationError } from "../http/errors.ts";
 import { assertDepth } from "../http/json_depth.ts";
 import type { Principal } from "../http/principal.ts";
 import type { RoomFanout } from "./_room_fanout.ts";
-import { assertMayUse, dispatchMessage } from "./dispatch.ts";
+import { dispatchMessage } from "./dispatch.ts";
 import { parseAfter } from "./sse_resume.ts";
 import { invalid, transportError } from "./transport_error.ts";
 
@@ -86,15 +86,25 @@ export function serveSocket(socket: Socket, engine: Engine, fanout: RoomFanout):
     const parsed = parseMessageBody(raw);
     if (!parsed.ok) throw validationError(formatIssues(parsed.issues), parsed.issues);
     const body = parsed.value;
-    if (!fanout.has(socket, body.session_id)) {
-      // The sender sees its own turn even when it never joined: attach it live, after the owner check.
-      await assertMayUse(engine, principal, body.session_id);
-      await fanout.attach(socket, body.session_id);
+    const sid = body.session_id;
+    // The sender sees its own turn even when it never joined. It enters the room only when the
+    // engine admits it (owner checked inside the session's lock), never on an earlier check that
+    // a concurrent creation by another principal could overtake.
+    let attached = false;
+    const admit = fanout.has(socket, sid) ? undefined : () => {
+      attached = true;
+      fanout.attach(socket, sid);
+    };
+    try {
+      const dispatched = await dispatchMessage(engine, principal, body, undefined, admit);
+      if (dispatched.steered) return { session_id: sid, steering: "delivered" };
+      const result = await dispatched.run;
+      return { ...result, ...(dispatched.promoted ? { steering: "promoted" } : {}) };
+    } catch (error) {
+      // Refused after all (the session changed under the message): leave the room again.
+      if (attached && error instanceof TetherError) fanout.detach(socket, sid);
+      throw error;
     }
-    const dispatched = await dispatchMessage(engine, principal, body);
-    if (dispatched.steered) return { session_id: body.session_id, steering: "delivered" };
-    const result = await dispatched.run;
-    return { ...result, ...(dispatched.promoted ? { steering: "promoted" } : {}) };
   });
 
   handle(CLIENT_EVENTS.cancel, async (raw) => {

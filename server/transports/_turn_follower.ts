@@ -70,7 +70,10 @@ export async function followTurn(
     stop();
     end(failure);
   };
+  // Nothing of the session reaches this stream before the engine admits the principal.
+  let admitted = false;
   const stop = engine.hub.subscribe(body.session_id, (event) => {
+    if (!admitted) return;
     if (!streaming && isStatus(event, "started")) begin();
     if (!streaming || done) return;
     if (listener) listener(event);
@@ -83,7 +86,9 @@ export async function followTurn(
   let run: Promise<unknown>;
   let steered = false;
   try {
-    const dispatched = await dispatchMessage(engine, principal, body, begin);
+    const dispatched = await dispatchMessage(engine, principal, body, begin, () => {
+      admitted = true;
+    });
     steered = dispatched.steered;
     run = dispatched.steered ? Promise.resolve() : dispatched.run;
   } catch (error) {

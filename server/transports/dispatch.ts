@@ -52,6 +52,9 @@ export async function assertMayUse(
 /**
  * Dispatches a validated message; rejects (before anything is stored) when it is refused.
  * `onSteered` runs synchronously the moment the live turn took the steering text.
+ * `onAdmitted` runs once the principal may see the session's events: after the
+ * ownership check inside the session's lock, before the turn's first event
+ * (see `Engine.chat`); never when the message is refused.
  *
  * @example
  * ```ts
@@ -64,6 +67,7 @@ export async function dispatchMessage(
   principal: Principal,
   body: MessageBody,
   onSteered?: () => void,
+  onAdmitted?: () => void,
 ): Promise<Dispatched> {
   const sid = body.session_id;
   if (body.message_type === "steering") {
@@ -83,6 +87,8 @@ export async function dispatchMessage(
   }
   const exists = await assertMayUse(engine, principal, sid);
   if (body.message_type === "steering") {
+    // A live turn here means the session exists and assertMayUse checked its committed owner.
+    if (exists && engine.isLive(sid)) onAdmitted?.();
     if (engine.steer(sid, body.content)) {
       onSteered?.();
       return { steered: true };
@@ -91,11 +97,15 @@ export async function dispatchMessage(
     return {
       steered: false,
       promoted: true,
-      run: engine.chat(principal, body, { promoted: true }),
+      run: engine.chat(principal, body, { promoted: true, admitted: onAdmitted }),
     };
   }
   // With a shared store the live turn may run in another process: cancel asks its lease holder.
   const liveSomewhere = engine.isLive(sid) || (exists && isShared(engine.store));
   if (body.tool_call_id === undefined && liveSomewhere) await engine.cancel(principal, sid);
-  return { steered: false, promoted: false, run: engine.chat(principal, body) };
+  return {
+    steered: false,
+    promoted: false,
+    run: engine.chat(principal, body, { admitted: onAdmitted }),
+  };
 }
