@@ -94,12 +94,18 @@ export class CallRunner {
     const { journal, sessionId } = this.#link;
     return this.#locked(call.call_id, async () => {
       if (this.#link.closed.aborted) return;
+      // After a reload the page may register its actions a little later (when a route mounts): give it a moment.
+      const actions = this.#link.registry.actions;
+      for (let waited = 0; !actions.has(call.tool_name) && waited < 3_000; waited += 100) {
+        await sleep(100, this.#link.closed);
+      }
       const entry: JournalEntry = {
         sessionId,
         callId: call.call_id,
         toolName: call.tool_name,
         arguments: call.arguments ?? {},
-        state: "started",
+        // An action that asks first has not started until the user applies it.
+        state: actions.get(call.tool_name)?.confirm ? "confirming" : "started",
         messageId: newId("r-"),
         startedAt: Date.now(),
       };
@@ -108,6 +114,8 @@ export class CallRunner {
       // Settled (the runtime's pending view lagged behind our acknowledgement) or pruned: nothing to do.
       if (!existing || existing.state === "settled") return;
       if (existing.state === "finished") return this.#deliver(existing);
+      // The user was asked and never answered (a reload, a closed tab): nothing ran, ask again.
+      if (existing.state === "confirming") return this.#execute(existing);
       // Started, and we hold its lock: the page that ran it died mid-handler.
       if (this.#link.registry.actions.get(existing.toolName)?.idempotent) {
         return this.#execute({ ...existing, startedAt: Date.now() });
@@ -127,23 +135,26 @@ export class CallRunner {
       arguments: entry.arguments,
       queued: [],
     };
-    await this.#link.journal.put(entry);
+    const { journal } = this.#link;
+    await journal.put(entry);
     this.#link.emit("action:start", { call });
-    // After a reload the page may register its actions a little later (when a route mounts): give it a moment.
-    const actions = this.#link.registry.actions;
-    for (let waited = 0; !actions.has(entry.toolName) && waited < 3_000; waited += 100) {
-      await sleep(100, this.#link.closed);
-    }
-    const { outcome, result } = await runAction(actions.get(entry.toolName), call, {
-      timeout: this.#link.timeout,
-      signal: this.#link.signal(),
-    });
+    const { outcome, result } = await runAction(
+      this.#link.registry.actions.get(entry.toolName),
+      call,
+      {
+        timeout: this.#link.timeout,
+        signal: this.#link.signal(),
+        // From here on a reload cannot know what the handler did.
+        started: () =>
+          entry.state === "started" ? undefined : journal.put({ ...entry, state: "started" }),
+      },
+    );
     await this.#finish(entry, outcome, result);
   }
 
   async #finish(
     entry: JournalEntry,
-    outcome: "success" | "failed",
+    outcome: "success" | "failed" | "declined",
     result: unknown,
   ): Promise<void> {
     const finished: JournalEntry = { ...entry, state: "finished", outcome, result };
@@ -177,7 +188,8 @@ export class CallRunner {
           content: "",
           tool_call_id: entry.callId,
           tool_result: entry.result ?? null,
-          ...(entry.outcome === "failed" ? { tool_outcome: "failed" } : {}),
+          // A decline is a failure on the wire; its sentence says what happened.
+          ...(entry.outcome !== "success" ? { tool_outcome: "failed" } : {}),
           ...(context ? { host_context: context } : {}),
         });
         await journal.settle(sessionId, entry.callId);

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { isDeclined } from "./_declined.ts";
 import { isUnknownOutcome } from "./_unknown_outcome.ts";
 import type { PendingToolCall, ToolCallEvent, ToolErrorEvent } from "./events.ts";
 import { waitingFor } from "./pending.ts";
@@ -64,6 +65,7 @@ export function announced(payload: ToolCallEvent, old?: ToolCallState): ToolCall
  * SDK's own "outcome is unknown" report stays unknown.
  */
 export function failedCall(payload: ToolErrorEvent, old?: ToolCallState): ToolCallState {
+  const declined = payload.declined || isDeclined(payload.error);
   const { waitingFor: _w, answering: _x, ...rest } = old ??
     {
       callId: payload.call_id,
@@ -74,10 +76,11 @@ export function failedCall(payload: ToolErrorEvent, old?: ToolCallState): ToolCa
     };
   const call: ToolCallState = {
     ...rest,
-    status: payload.declined ? "cancelled" : isUnknownOutcome(payload.error) ? "unknown" : "failed",
+    // A host page's decline comes back as a failure carrying the SDK's own sentence.
+    status: declined ? "cancelled" : isUnknownOutcome(payload.error) ? "unknown" : "failed",
     output: payload.error,
   };
-  if (payload.declined) call.declined = true;
+  if (declined) call.declined = true;
   if (payload.policy === "deny") call.denied = true;
   return call;
 }

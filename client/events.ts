@@ -42,7 +42,8 @@ export interface ActionStartEvent {
  */
 export interface ActionEndEvent {
   call: PendingToolCall;
-  outcome: "success" | "failed";
+  /** `declined`: the user cancelled it at its confirmation (the runtime is told `failed`). */
+  outcome: "success" | "failed" | "declined";
   result: unknown;
 }
 

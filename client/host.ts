@@ -464,15 +464,16 @@ export class Host {
   }
 
   /**
-   * Asks the runtime about the session (one request: a new session is a
-   * 404), loads its conversation the first time, and reconciles the journal
+   * Asks the runtime about the session (one request: a new session is
+   * `null`), loads its conversation the first time, and reconciles the journal
    * with what is pending; when the runtime cannot be reached, tries again
    * later in the background.
    */
   async #recover(delay = 500): Promise<void> {
     let info: SessionInfo | null;
     try {
-      info = await this.#get<SessionInfo>("");
+      // `missing=null`: a session not started yet is 200 null, not a 404 the console shows as an error.
+      info = await this.#get<SessionInfo | null>("?missing=null");
     } catch (error) {
       const status = (error as { status?: number }).status ?? 0;
       if (status === 404) info = null;

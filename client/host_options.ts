@@ -6,6 +6,7 @@
 import type { HeadersSource } from "./_http.ts";
 import type { AttachmentInput, HostInfo } from "./_protocol.ts";
 import type { Journal } from "./journal.ts";
+import type { ActionContext } from "./run_action.ts";
 import type { Parameters } from "./schema.ts";
 import type { ScreenshotOptions } from "./screenshot.ts";
 import type { TransportFactory } from "./transport.ts";
@@ -69,6 +70,12 @@ export interface ActionOptions {
   idempotent?: boolean;
   /** Offer it to WebMCP too. Default: the host's `webmcp`. */
   webmcp?: boolean;
+  /**
+   * Ask the user before the handler runs; resolve true to run it, false to
+   * decline (the runtime is told the user cancelled, the chat shows
+   * "Cancelled"). A reload while it waits asks again: nothing ran.
+   */
+  confirm?: (args: Record<string, unknown>, context: ActionContext) => Promise<boolean>;
 }
 
 /**

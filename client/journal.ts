@@ -3,7 +3,8 @@
  * records a call before its handler starts and its result when it ends, and
  * marks it settled once the runtime acknowledged the result. After a reload
  * the host reads it back: a finished call is re-sent, never re-run; a call
- * that started and never finished is reported as of unknown outcome.
+ * that started and never finished is reported as of unknown outcome; a call
+ * still waiting for the user's confirmation is asked again (nothing ran).
  *
  * A settled call keeps a small tombstone (its result dropped) for a day:
  * the runtime's view of what is pending can lag behind an acknowledgement,
@@ -29,13 +30,15 @@ export interface JournalEntry {
   toolName: string;
   arguments: Record<string, unknown>;
   /**
-   * `started`: the handler may be running or was cut off; `finished`:
-   * `result` and `outcome` are final; `settled`: the runtime has the result
-   * (or can no longer take it), nothing is left to do.
+   * `confirming`: waiting for the user's Apply, nothing ran (a reload asks
+   * again); `started`: the handler may be running or was cut off;
+   * `finished`: `result` and `outcome` are final; `settled`: the runtime has
+   * the result (or can no longer take it), nothing is left to do.
    */
-  state: "started" | "finished" | "settled";
+  state: "confirming" | "started" | "finished" | "settled";
   result?: unknown;
-  outcome?: "success" | "failed";
+  /** `declined`: the user cancelled it; sent as `failed`. */
+  outcome?: "success" | "failed" | "declined";
   /** The continuation's message id, reused on every re-send so the runtime can spot a repeat. */
   messageId: string;
   /** Epoch ms when the call was claimed. */

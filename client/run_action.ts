@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { declinedResult } from "./_declined.ts";
 import type { PendingToolCall } from "./events.ts";
 import { checkArguments, type Parameters } from "./schema.ts";
 
@@ -53,6 +54,12 @@ export interface ActionDefinition {
   timeout?: number;
   /** Safe to run twice: after a reload cut it off, it runs again instead of being reported unknown. */
   idempotent?: boolean;
+  /**
+   * Asks the user first (a preview with Apply and Cancel); resolves true to
+   * run the handler, false to decline the call. Until it resolves nothing has
+   * run, so a reload asks again instead of reporting an unknown outcome.
+   */
+  confirm?: (args: Record<string, unknown>, context: ActionContext) => Promise<boolean>;
 }
 
 /**
@@ -64,7 +71,8 @@ export interface ActionDefinition {
  * ```
  */
 export interface ActionOutcome {
-  outcome: "success" | "failed";
+  /** `declined`: the user cancelled it at its confirmation; the wire says `failed`. */
+  outcome: "success" | "failed" | "declined";
   result: unknown;
 }
 
@@ -88,7 +96,12 @@ const toJson = (value: unknown): unknown =>
 export async function runAction(
   definition: ActionDefinition | undefined,
   call: Pick<PendingToolCall, "call_id" | "tool_name" | "arguments">,
-  options: { timeout?: number; signal?: AbortSignal } = {},
+  options: {
+    timeout?: number;
+    signal?: AbortSignal;
+    /** Called right before the handler starts (after a confirmation, if any). */
+    started?: () => Promise<void> | void;
+  } = {},
 ): Promise<ActionOutcome> {
   const name = call.tool_name;
   if (!definition) {
@@ -99,6 +112,19 @@ export async function runAction(
     const issues = checked.issues.slice(0, 3).map((i) => `${i.path} ${i.message}`).join("; ");
     return failed(`Invalid arguments for ${name}: ${issues}. The action was not performed.`);
   }
+  if (definition.confirm) {
+    // The question waits as long as the user needs; only Stop (the signal) withdraws it.
+    const signal = options.signal ?? new AbortController().signal;
+    let applied = false;
+    try {
+      const args = checked.value as Record<string, unknown>;
+      applied = await definition.confirm(args, { signal, callId: call.call_id, name });
+    } catch (error) {
+      return failed(`${name} could not ask for confirmation: ${(error as Error)?.message}`);
+    }
+    if (!applied) return { outcome: "declined", result: declinedResult(name) };
+  }
+  await options.started?.();
   const timeout = definition.timeout ?? options.timeout ?? 30_000;
   const controller = new AbortController();
   const abort = () => controller.abort(options.signal?.reason);

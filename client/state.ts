@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { isDeclined } from "./_declined.ts";
 import { announced, asPending, failedCall } from "./_pending_state.ts";
 import type { Approval, CallStatus, DisplayCard, Verb, WaitingFor } from "./_protocol.ts";
 import { isUnknownOutcome } from "./_unknown_outcome.ts";
@@ -212,7 +213,13 @@ const merge = (messages: ChatMessage[], stored: ChatMessage[]): ChatMessage[] =>
       s = {
         ...s,
         toolCalls: s.toolCalls.map((c) =>
-          c.status === "failed" && isUnknownOutcome(c.output) ? { ...c, status: "unknown" } : c
+          c.status !== "failed"
+            ? c
+            : isUnknownOutcome(c.output)
+            ? { ...c, status: "unknown" }
+            : isDeclined(c.output)
+            ? { ...c, status: "cancelled", declined: true }
+            : c
         ),
       };
       const m = mine.get(s.id);
@@ -363,10 +370,13 @@ export function applyEvent(state: HostState, [name, payload]: StateEvent): HostS
         ...patchCall(state, payload.call.call_id, {
           status: payload.outcome === "success"
             ? "completed"
+            : payload.outcome === "declined"
+            ? "cancelled"
             : isUnknownOutcome(payload.result)
             ? "unknown"
             : "failed",
           output: payload.result,
+          ...(payload.outcome === "declined" ? { declined: true } : {}),
         }),
         pending: null,
       };

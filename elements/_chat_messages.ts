@@ -6,22 +6,10 @@
  * @module
  */
 import { html, nothing, type TemplateResult } from "lit";
-import type { AttachmentSummary, ChatMessage, HostState, ToolCallState } from "../client/mod.ts";
-import { type CallStatus, callStatus } from "./_call_status.ts";
+import type { AttachmentSummary, ChatMessage, HostState } from "../client/mod.ts";
+import { renderOutcome } from "./_outcome.ts";
 import { turnCards } from "./display.ts";
 import { renderMarkdown } from "./markdown.ts";
-
-const STATUS_LABEL: Record<CallStatus, string> = {
-  running: "running",
-  confirming: "waiting for you",
-  held: "waiting for approval",
-  done: "done",
-  failed: "failed",
-  denied: "denied",
-  cancelled: "cancelled",
-  superseded: "superseded",
-  unknown: "outcome unknown",
-};
 
 /**
  * The arguments as one short plain-text line: `number: 42, label: "bug"`.
@@ -35,22 +23,6 @@ export function argumentLine(args: Record<string, unknown> | undefined): string 
   const parts = Object.entries(args ?? {}).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
   const line = parts.join(", ");
   return line.length > 80 ? line.slice(0, 79) + "…" : line;
-}
-
-function toolCard(call: ToolCallState): TemplateResult {
-  const status = callStatus(call);
-  const failure = status === "failed" || status === "unknown" || status === "denied";
-  return html`<div part="tool tool-${status}" class="tool ${status}" data-call=${call.callId}>
-    <span class="dot" aria-hidden="true"></span>
-    <code class="name">${call.toolName}</code>
-    <span class="args">${argumentLine(call.arguments)}</span>
-    <span class="state">${STATUS_LABEL[status]}</span>
-    ${
-    failure && typeof call.output === "string"
-      ? html`<span class="reason">${call.output}</span>`
-      : nothing
-  }
-  </div>`;
 }
 
 /** What a message carried: a thumbnail for an image (only our own data:image URIs), the name or kind. */
@@ -90,7 +62,7 @@ function message(
     <article part="message message-${m.role}" class="message ${m.role}"
       aria-label=${m.role === "user" ? "You" : "Assistant"}>
         ${m.toolCalls.length
-          ? html`<div class="tools">${m.toolCalls.map(toolCard)}</div>`
+          ? html`<div class="tools">${m.toolCalls.map(renderOutcome)}</div>`
           : nothing}
         ${m.attachments?.length
           ? html`<div class="attachments">${m.attachments.map(attachment)}</div>`

@@ -31,7 +31,7 @@ export function renderHeader(
 ): TemplateResult {
   return html`
     <header part="header">
-      <slot name="heading">${heading}</slot>
+      <h2 part="heading" id="heading"><slot name="heading">${heading}</slot></h2>
       <span part="connection" class="connection ${connection}" role="status">
           <span class="dot" aria-hidden="true"></span>${hasHost
             ? CONNECTION[connection]

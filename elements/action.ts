@@ -18,7 +18,6 @@ const REGISTERED = [
   "confirm",
   "destructive",
 ];
-const CONFIRM_TIMEOUT = 5 * 60_000;
 
 /**
  * Offers the assistant something the page can do. When the model calls it,
@@ -73,14 +72,16 @@ export class TetherAction extends LitElement {
   declare destructive: boolean;
   /** Safe to run again after a reload cut it off. */
   declare idempotent: boolean;
-  /** Handler timeout in ms (default: the host's; five minutes with a confirmation). */
+  /** Handler timeout in ms (default: the host's); the confirmation before it waits as long as the user needs. */
   declare timeout: number | undefined;
   #binding = new ChatBinding(this, (host) =>
     !this.name ? () => {} : host.action(this.name, {
       description: this.description,
       parameters: this.parameters,
       idempotent: this.idempotent,
-      timeout: this.timeout ?? (this.#confirming ? CONFIRM_TIMEOUT : undefined),
+      timeout: this.timeout,
+      // The SDK journals the call as awaiting confirmation until Apply, so a reload asks again.
+      confirm: this.#confirming ? (args, context) => this.#ask(args, context) : undefined,
     }, (args, context) => this.#run(args as Record<string, unknown>, context)));
 
   constructor() {
@@ -122,26 +123,24 @@ export class TetherAction extends LitElement {
     if (REGISTERED.some((key) => changed.has(key))) this.#binding.refresh();
   }
 
-  async #run(args: Record<string, unknown>, context: ActionContext): Promise<unknown> {
-    if (this.#confirming) {
-      const chat = this.#binding.chat;
-      if (!chat) {
-        throw new Error(
-          `${this.name} needs the user's confirmation and there is no <tether-chat> to ask in`,
-        );
-      }
-      const preview = this.preview?.(args) ??
-        `${this.description}${
-          Object.keys(args).length ? `\n${JSON.stringify(args, null, 1)}` : ""
-        }`;
-      const applied = await chat.confirm({
-        action: this.name,
-        preview,
-        destructive: this.destructive,
-        signal: context.signal,
-      });
-      if (!applied) throw new Error(`the user cancelled ${this.name}; nothing was changed`);
+  #ask(args: Record<string, unknown>, context: ActionContext): Promise<boolean> {
+    const chat = this.#binding.chat;
+    if (!chat) {
+      throw new Error(
+        `${this.name} needs the user's confirmation and there is no <tether-chat> to ask in`,
+      );
     }
+    const preview = this.preview?.(args) ??
+      `${this.description}${Object.keys(args).length ? `\n${JSON.stringify(args, null, 1)}` : ""}`;
+    return chat.confirm({
+      action: this.name,
+      preview,
+      destructive: this.destructive,
+      signal: context.signal,
+    });
+  }
+
+  async #run(args: Record<string, unknown>, context: ActionContext): Promise<unknown> {
     if (this.handler) return this.handler(args, context);
     const event = new TetherActionEvent(this.name, args, context.callId, context.signal);
     this.dispatchEvent(event);

@@ -90,7 +90,17 @@ describe("<tether-chat>", () => {
     equal(continuation.tool_call_id, "call-1");
     equal(continuation.tool_result.selected, 42);
     await until(() => f.$("[part~=tool-done]"), "the tool card to say done");
-    match(f.$("[part~=tool]")!.textContent!, /select_issue\s+number: 42\s+done/);
+    const card = f.$("[part~=tool]")!;
+    match(
+      card.textContent!,
+      /Select issue\s+Done\s+selected: 42/,
+      "the name in words and a summary",
+    );
+    ok(
+      card.querySelector("details pre")!.textContent!.includes('"selected": 42'),
+      "the JSON behind a disclosure",
+    );
+    ok(!card.querySelector("details")!.open, "closed until asked");
     match(text(), /Done: selected 42\./);
   });
 
@@ -302,13 +312,13 @@ describe("<tether-chat>", () => {
       "tool tool-unknown",
     ]);
     deepEqual(cards.map((c) => c.querySelector(".state")!.textContent), [
-      "running",
-      "running",
-      "done",
-      "failed",
-      "cancelled",
-      "superseded",
-      "outcome unknown",
+      "Running…",
+      "Running…",
+      "Done",
+      "Failed",
+      "Cancelled",
+      "Superseded",
+      "Outcome unknown",
     ]);
     match(cards[6].textContent!, /its outcome is unknown/, "the reason is shown");
   });

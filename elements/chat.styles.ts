@@ -43,6 +43,33 @@ export const chatStyles = [
       border-bottom: 1px solid var(--_border);
       font-weight: 600;
     }
+    h2 {
+      margin: 0;
+      font-size: 1em;
+    }
+    .jump {
+      position: sticky;
+      bottom: 0;
+      align-self: center;
+      border-radius: 999px;
+      box-shadow: 0 2px 6px #0003;
+    }
+    .tool .name {
+      font-weight: 600;
+    }
+    .tool details {
+      flex-basis: 100%;
+      color: var(--_muted);
+    }
+    .tool pre {
+      margin: 4px 0 0;
+      max-height: 12em;
+      overflow: auto;
+      font: 0.9em var(--_mono);
+    }
+    .tool.cancelled .dot {
+      background: var(--_muted);
+    }
     .connection {
       font-weight: 400;
       font-size: 0.8em;

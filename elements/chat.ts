@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { html, LitElement, type PropertyValues, type TemplateResult } from "lit";
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
 import {
   type AttachmentInput,
   createHost,
@@ -23,6 +23,7 @@ import {
   renderConfirmations,
 } from "./_confirmations.ts";
 import { AttachmentTray } from "./_attachment_tray.ts";
+import { Follow } from "./_follow.ts";
 import { type ConfirmRequest, publishChat, withdrawChat } from "./_registry.ts";
 import { chatStyles } from "./chat.styles.ts";
 import { TetherCard } from "./card.ts";
@@ -61,9 +62,12 @@ import { HostController } from "./host_controller.ts";
  * @csspart panel - The panel's frame.
  * @csspart header - The title bar with the connection state.
  * @csspart connection - The connection state.
- * @csspart log - The scrolling conversation (an ARIA log).
+ * @csspart heading - The panel's title (an `h2`).
+ * @csspart log - The scrolling conversation (an ARIA log); it follows the newest message unless the user scrolled up.
+ * @csspart new-messages - The button that appears when new messages arrive while the user is scrolled up.
  * @csspart message - Each message; also `message-user` or `message-assistant`.
- * @csspart tool - Each tool call card; also `tool-running`, `tool-confirming` (waiting for Apply), `tool-held` (waiting for an approver), `tool-done`, `tool-failed`, `tool-denied` (refused by the policy), `tool-cancelled`, `tool-superseded`, `tool-unknown`.
+ * @csspart tool - Each tool call card (the action's name in words, its status, a short summary); also `tool-running`, `tool-confirming` (waiting for Apply), `tool-held` (waiting for an approver), `tool-done`, `tool-failed`, `tool-denied` (refused by the policy), `tool-cancelled`, `tool-superseded`, `tool-unknown`.
+ * @csspart details - The disclosure with a result's JSON.
  * @csspart attachment - Each attachment a user message carried (a thumbnail for an image, and its name).
  * @csspart link - Links in the assistant's text.
  * @csspart notice - The running host action notice.
@@ -127,8 +131,9 @@ export class TetherChat extends LitElement {
     () => this.requestUpdate(),
     (message) => ((this.#problem = message), this.requestUpdate()),
   );
-  #stick = true;
+  #follow = new Follow(() => this.requestUpdate());
   #wasLocked = false;
+  #refocus = false;
   #focused = new WeakSet<Element>();
 
   constructor() {
@@ -169,6 +174,7 @@ export class TetherChat extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.#follow.detach();
     withdrawChat(this);
   }
 
@@ -182,6 +188,11 @@ export class TetherChat extends LitElement {
     if (!this.dispatchEvent(event)) return;
     this.#confirms.prune();
     this.#problem = "";
+    // A suggestion button or Send that goes away leaves the focus nowhere: keep it in the composer.
+    if (this.matches(":focus-within") || document.activeElement === document.body) {
+      this.#input?.focus();
+    }
+    this.#follow.toEnd();
     this.requestUpdate();
     try {
       await host.send(text, attachments.length ? { attachments } : {});
@@ -243,23 +254,26 @@ export class TetherChat extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has("runtimeUrl") && this.isConnected) this.#ensureHost();
-    const log = this.renderRoot.querySelector?.(".log");
-    if (log) this.#stick = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   }
 
   protected override updated(): void {
-    const log = this.renderRoot.querySelector(".log");
-    if (log && this.#stick) log.scrollTop = log.scrollHeight;
+    const log = this.renderRoot.querySelector<HTMLElement>(".log");
+    if (log) this.#follow.attach(log);
     const locked = this.#locked;
     // A new confirmation takes the focus once, when the user is in the chat (or nowhere in particular).
     const open = this.renderRoot.querySelector<HTMLElement>("tether-confirm[data-open]");
     if (
       open && !this.#focused.has(open) &&
-      (this.matches(":focus-within") || document.activeElement === document.body)
+      (this.#refocus || this.matches(":focus-within") || document.activeElement === document.body)
     ) {
       this.#focused.add(open);
+      this.#refocus = false;
       // Its buttons exist once its own first render is done.
       void (open as LitElement).updateComplete.then(() => open.focus());
+    } else if (this.#refocus && !open) {
+      // The user answered a confirmation (its buttons are gone): back to the composer.
+      this.#refocus = false;
+      this.#input?.focus();
     }
     // Give the composer its focus back when a confirmation the user answered has gone.
     if (this.#wasLocked && !locked && this.matches(":focus-within")) this.#input?.focus();
@@ -277,6 +291,8 @@ export class TetherChat extends LitElement {
     const text = input.value.trim();
     if (!text && !this.#tray.items.length) return;
     input.value = "";
+    // Send turns into Stop: keep the focus in the composer rather than on a button that goes away.
+    input.focus();
     void this.send(text, this.#tray.take());
   }
 
@@ -295,8 +311,9 @@ export class TetherChat extends LitElement {
   override render(): TemplateResult {
     const state = this.#client.state;
     return html`
-      <section part="panel" class="panel" aria-label=${this.heading}
-        @keydown=${(e: KeyboardEvent) => e.key === "Escape" && this.#busy && this.stop()}>
+      <section part="panel" class="panel" aria-labelledby="heading"
+        @keydown=${(e: KeyboardEvent) => e.key === "Escape" && this.#busy && this.stop()}
+        @tether-decision=${() => (this.#refocus = true)}>
             ${renderHeader(this.heading, state?.connection, !!this.host)}
             <div part="log" class="log" role="log" aria-live="polite" aria-busy=${state?.running
               ? "true"
@@ -306,6 +323,12 @@ export class TetherChat extends LitElement {
                 : html`<div class="empty"><slot name="empty">Ask the assistant about this page.</slot></div>`}
               ${renderConfirmations(this.#confirms.entries, this.theme)}
               ${renderPendingAction(state, this.theme, (id, d) => this.#answer(id, d))}
+              ${this.#follow.unseen
+                ? html`
+                  <button part="new-messages" class="jump" type="button"
+                    @click=${() => this.#follow.toEnd()}>New messages ↓</button>
+                `
+                : nothing}
             </div>
             ${renderNotice(state, this.#confirms.open)}
             ${renderError(

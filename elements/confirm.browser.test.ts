@@ -73,9 +73,10 @@ describe("confirmations", () => {
     await done;
     equal(runs.length, 0);
     equal(f.rt.sent[1].tool_outcome, "failed");
-    match(f.rt.sent[1].tool_result, /the user cancelled create_issue; nothing was changed/);
+    equal(f.rt.sent[1].tool_result, "The user cancelled create_issue; nothing was changed.");
     equal(confirm.state, "cancelled");
-    await until(() => f.$("[part~=tool-failed]"), "the failed tool card");
+    await until(() => f.$("[part~=tool-cancelled]"), "the cancelled tool card");
+    ok(!f.$("[part~=tool-failed]"), "a decline is not a failure");
   });
 
   it("a destructive action asks a second time, with the focus on Cancel", async () => {

@@ -211,7 +211,8 @@ export class TetherConfirm extends LitElement {
         </div>`;
       case "confirm-again":
         return html`
-          <p class="warning" role="alert">This cannot be undone. Apply it anyway?</p>
+          <p class="warning"
+            role="alert">This cannot be undone. Apply it anyway? Cancel has the focus, so Enter cancels.</p>
           <div class="buttons">
                       <button part="apply" type="button" class="danger" @click=${() =>
                         this.#decide("apply")}>Yes, apply</button>

@@ -41,7 +41,7 @@ describe("elements on the runtime", () => {
         "the final answer",
         10_000,
       );
-      match(log.textContent!.replace(/\s+/g, " "), /select_issue number: 42 done/);
+      match(log.textContent!.replace(/\s+/g, " "), /Select issue Done selected: 42/);
       equal(chat.host!.state.get().pending, null);
     } finally {
       chat.host?.close();

@@ -155,7 +155,18 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
   );
   app.get(
     "/api/sessions/:id",
-    async (c) => c.json(await c.get("engine").session(c.get("principal"), sid(c))),
+    async (c) => {
+      try {
+        return c.json(await c.get("engine").session(c.get("principal"), sid(c)));
+      } catch (error) {
+        // `?missing=null`: a page asking about a session it may not have started yet gets
+        // 200 `null`, not a 404 its browser logs as an error. Without it, 404 as always.
+        if (c.req.query("missing") === "null" && (error as { status?: number }).status === 404) {
+          return c.json(null);
+        }
+        throw error;
+      }
+    },
   );
   app.get("/api/sessions/:id/messages", async (c) => {
     return c.json({

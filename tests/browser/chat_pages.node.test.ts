@@ -68,7 +68,7 @@ describe("<tether-chat> on real pages", () => {
     await shows(page, "Done: select issue (");
     const text = await log(page);
     assert.match(text, /select issue 42/);
-    assert.match(text, /select_issue number: 42 done/);
+    assert.match(text, /Select issue Done selected: 42/);
     assert.deepEqual(await shown(page), live, "the same messages, cards and attachments as before");
     assert.deepEqual(await runs(page), [], "nothing ran again after the reload");
     await page.screenshot({ path: join(OUTPUT, "chat-after-reload.png") });
@@ -90,7 +90,7 @@ describe("<tether-chat> on real pages", () => {
       await shows(second, "Done: select issue (");
       const text = await log(second);
       assert.match(text, /select issue 42/, "the first page's message is shown");
-      assert.match(text, /select_issue number: 42 done/, "with the call and its status");
+      assert.match(text, /Select issue Done selected: 42/, "with the call and its status");
       assert.deepEqual(
         await shown(second),
         await shown(first),

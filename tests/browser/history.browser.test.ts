@@ -84,7 +84,7 @@ describe("a reload", () => {
     await waitFor(() => root.querySelector("[part~=tool-done]"), 5_000, "the tool card");
     const log = root.querySelector(".log")!.textContent!.replace(/\s+/g, " ");
     match(log, /select issue 42/);
-    match(log, /select_issue number: 42 done/);
+    match(log, /Select issue Done selected: 42/);
     match(log, /Done: select issue \(/);
     const shown = [...root.querySelectorAll("[part=attachment]")];
     deepEqual(shown.map((a) => a.textContent!.trim()), ["screen.png", "notes.txt"]);

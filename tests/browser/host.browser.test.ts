@@ -117,7 +117,7 @@ for (const [label, transport] of transports) {
       await host.connect();
       const final = await host.send("select issue 42");
       deepEqual(calls, [{ number: 42 }]);
-      match(final?.content, /select_issue/);
+      match(final?.content, /select issue/);
       match(final?.content, /42/);
       deepEqual(events.map(([name]) => name), [
         "assistant:final_response",
@@ -370,7 +370,7 @@ describe("across origins", () => {
         ({ number }: { number: number }) => ({ selected: number }),
       );
       const final = await host.send("select issue 5");
-      match(final?.content, /select_issue/);
+      match(final?.content, /select issue/);
       const [, assistant] = await sessionMessages(url, host.sessionId);
       equal(assistant.tool_calls[0].status, "completed");
     });

@@ -66,7 +66,7 @@ describe("the demo end to end", () => {
   test("'select issue 42': the page selects the issue and the model answers", async () => {
     await ask("select issue 42");
     await page.locator('#app .row.selected[data-number="42"]').waitFor();
-    await page.locator("tether-chat [part~=tool-done]", { hasText: "select_issue" }).waitFor();
+    await page.locator("tether-chat [part~=tool-done]", { hasText: "Select issue" }).waitFor();
     await page.locator("tether-chat [part~=message-assistant]", {
       hasText: "Done: select issue (",
     }).waitFor();
