@@ -88,7 +88,7 @@ describe("held and denied calls in <tether-chat>", () => {
     turn.end();
     const card = await until(() => f.$("[part~=tool-denied]"), "the denied card");
     match(card.querySelector(".reason")!.textContent!, /not during the release freeze/);
-    match(card.querySelector(".state")!.textContent!, /denied/);
+    match(card.querySelector(".state")!.textContent!, /Denied/);
     await until(() => !held(), "the hold gone");
   });
 
@@ -144,7 +144,7 @@ describe("held and denied calls in <tether-chat>", () => {
     };
     await f.chat.send("clean the disk");
     const card = await until(() => f.$("[part~=tool-denied]"), "the denied card");
-    match(card.textContent!, /run_shell/);
+    match(card.textContent!, /Run shell/);
     match(card.querySelector(".reason")!.textContent!, /rm -rf is blocked by policy shell-safety/);
   });
 
