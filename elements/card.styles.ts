@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { css } from "lit";
+import { css, type CSSResult } from "lit";
 import { themeStyles } from "./theme.styles.ts";
 
 /**
@@ -14,7 +14,7 @@ import { themeStyles } from "./theme.styles.ts";
  * static styles = cardStyles;
  * ```
  */
-export const cardStyles = [
+export const cardStyles: CSSResult[] = [
   themeStyles,
   css`
     :host {

@@ -7,10 +7,10 @@
  *
  * @module
  */
-import { css } from "lit";
+import { css, type CSSResult } from "lit";
 
 // The dark defaults, used by theme="dark" and by the user's preference when no theme is set.
-const dark = css`
+const dark: CSSResult = css`
   --_bg: var(--tether-bg, #14171d);
   --_surface: var(--tether-surface, #1d2129);
   --_fg: var(--tether-fg, #e7e9ee);
@@ -34,7 +34,7 @@ const dark = css`
  * static styles = [themeStyles, css`:host { color: var(--_fg); }`];
  * ```
  */
-export const themeStyles = css`
+export const themeStyles: CSSResult = css`
   :host {
     --_font: var(--tether-font, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif);
     --_mono: var(--tether-font-mono, ui-monospace, "SF Mono", Menlo, Consolas, monospace);

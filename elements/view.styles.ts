@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { css } from "lit";
+import { css, type CSSResult } from "lit";
 
 /**
  * The stylesheet of `<tether-view>`.
@@ -14,7 +14,7 @@ import { css } from "lit";
  * static styles = viewStyles;
  * ```
  */
-export const viewStyles = css`
+export const viewStyles: CSSResult = css`
   :host {
     display: contents;
   }
@@ -28,7 +28,7 @@ export const viewStyles = css`
  * static styles = actionStyles;
  * ```
  */
-export const actionStyles = css`
+export const actionStyles: CSSResult = css`
   :host {
     display: none;
   }

@@ -17,7 +17,8 @@
  * (`npm start` for this repository; it loads scripts/) and private `_*.ts`
  * files that no other built file imports (test kits and fixtures).
  *
- * Run with `tsx scripts/build.ts [outdir]`.
+ * Run with `tsx scripts/build.ts [outdir]`; without an outdir it also
+ * assembles the npm packages into dist/packages/ (scripts/packages.ts).
  *
  * @module
  */
@@ -297,5 +298,10 @@ async function checkRelativeImports(outdir: string): Promise<void> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await buildPackage({ outdir: process.argv[2] });
+  const library = await buildPackage({ outdir: process.argv[2] });
+  // `npm run build` also assembles the npm packages from it (scripts/packages.ts).
+  if (process.argv[2] === undefined) {
+    const { buildNpmPackages } = await import("./packages.ts");
+    await buildNpmPackages({ from: library.outdir });
+  }
 }

@@ -45,7 +45,7 @@ export class Engine {
   readonly repo: SessionRepo;
   readonly options: RuntimeOptions;
   readonly model: EngineModel;
-  readonly screenshots = new ScreenshotCache();
+  readonly screenshots: ScreenshotCache = new ScreenshotCache();
   /** The policy gate (set by `createEngine`; null for an engine built by hand). */
   policy: PolicyRuntime | null = null;
   #locks = new KeyedLock();

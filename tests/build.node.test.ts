@@ -1,7 +1,8 @@
 /**
- * The npm build (`scripts/build.ts`) as a user meets it: the package is built
- * into a temporary `node_modules/@tether/tether/`, then plain Node (no tsx) imports
- * its exports by name, esbuild resolves the browser entries, and TypeScript
+ * The npm build (`scripts/build.ts`, `scripts/packages.ts`) as a user meets
+ * it: the packages are built into a temporary `node_modules/@tether/web/` and
+ * `node_modules/@tether/runtime/`, then plain Node (no tsx) imports their
+ * exports by name, esbuild resolves the browser entries, and TypeScript
  * checks a consumer against the declaration files. Node only: the build
  * spawns tsc and Node.
  *
@@ -11,7 +12,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -19,15 +20,15 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { build, transform } from "esbuild";
 import { buildPackage, type BuildResult } from "../scripts/build.ts";
+import { buildNpmPackages } from "../scripts/packages.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as {
-  exports: Record<string, { types: string; default: string }>;
-};
+type Manifest = { exports: Record<string, { types: string; default: string }> };
 
 let tmp = "";
-let pkgDir = "";
 let built: BuildResult;
+const dirs = { web: "", runtime: "" };
+const manifests: Record<string, Manifest> = {};
 
 /** Runs a command in the temporary folder; resolves with its exit code and output. */
 function run(cmd: string, args: string[]): Promise<{ code: number | null; out: string }> {
@@ -45,13 +46,19 @@ function run(cmd: string, args: string[]): Promise<{ code: number | null; out: s
 
 before(async () => {
   tmp = await mkdtemp(join(tmpdir(), "tether-build-"));
-  pkgDir = join(tmp, "node_modules", "@tether", "tether");
-  await mkdir(pkgDir, { recursive: true });
-  await copyFile(join(root, "package.json"), join(pkgDir, "package.json"));
-  // The package's dependencies resolve from its own node_modules, as after an install.
-  await symlink(join(root, "node_modules"), join(pkgDir, "node_modules"), "dir");
   await writeFile(join(tmp, "package.json"), JSON.stringify({ type: "module", private: true }));
-  built = await buildPackage({ outdir: join(pkgDir, "dist"), quiet: true });
+  built = await buildPackage({ outdir: join(tmp, "library"), quiet: true });
+  const packages = await buildNpmPackages({
+    outdir: join(tmp, "node_modules", "@tether"),
+    from: built.outdir,
+    quiet: true,
+  });
+  for (const key of ["web", "runtime"] as const) {
+    dirs[key] = packages.dirs[key];
+    manifests[key] = JSON.parse(await readFile(join(dirs[key], "package.json"), "utf8"));
+    // The package's dependencies resolve from its own node_modules, as after an install.
+    await symlink(join(root, "node_modules"), join(dirs[key], "node_modules"), "dir");
+  }
   console.log(
     `build: ${built.modules} modules, ${built.declarations} declaration files in ${built.ms} ms`,
   );
@@ -77,13 +84,14 @@ test("the build leaves tests and test kits out and writes a declaration file per
   assert.equal(built.declarations, built.modules);
 });
 
-test("every export of package.json names a built file and its declaration file", () => {
-  for (const [subpath, target] of Object.entries(pkg.exports)) {
-    assert.ok(
-      existsSync(join(pkgDir, target.default)),
-      `${subpath}: ${target.default} was not built`,
-    );
-    assert.ok(existsSync(join(pkgDir, target.types)), `${subpath}: ${target.types} was not built`);
+test("every export of each package names a built file and its declaration file", () => {
+  for (const [key, manifest] of Object.entries(manifests)) {
+    for (const [subpath, target] of Object.entries(manifest.exports)) {
+      if (typeof target === "string") continue; // ./package.json, ./browser/*
+      const dir = dirs[key as keyof typeof dirs];
+      assert.ok(existsSync(join(dir, target.default)), `${key} ${subpath}: ${target.default}`);
+      assert.ok(existsSync(join(dir, target.types)), `${key} ${subpath}: ${target.types}`);
+    }
   }
 });
 
@@ -91,12 +99,12 @@ test("plain Node imports the server, protocol and kv exports by package name and
   await writeFile(
     join(tmp, "check.mjs"),
     `
-const want = { "@tether/tether": "createRuntime", "@tether/tether/protocol": "parseHostContext", "@tether/tether/kv": "memoryStore" };
+const want = { "@tether/runtime": "createRuntime", "@tether/runtime/protocol": "parseHostContext", "@tether/runtime/kv": "memoryStore", "@tether/runtime/node": "startNode" };
 for (const [specifier, name] of Object.entries(want)) {
   const mod = await import(specifier);
   if (typeof mod[name] !== "function") throw new Error(specifier + " does not export the function " + name);
 }
-const { createRuntime } = await import("@tether/tether");
+const { createRuntime } = await import("@tether/runtime");
 const app = createRuntime({ storeUrl: "memory:", model: "offline" });
 const res = await app.request("/health");
 await app.close();
@@ -109,11 +117,11 @@ console.log("health " + res.status);
 });
 
 test("the browser exports resolve every import and their declaration files parse", async () => {
-  for (const subpath of ["./client", "./elements", "./elements/define"]) {
-    const { default: js, types } = pkg.exports[subpath];
+  for (const subpath of ["./protocol", "./client", "./elements", "./elements/define"]) {
+    const { default: js, types } = manifests.web.exports[subpath];
     // Bundling (packages left out) fails on any relative import that names no file.
     await build({
-      entryPoints: [join(pkgDir, js)],
+      entryPoints: [join(dirs.web, js)],
       bundle: true,
       packages: "external",
       platform: "browser",
@@ -121,7 +129,7 @@ test("the browser exports resolve every import and their declaration files parse
       write: false,
       logLevel: "silent",
     });
-    await transform(await readFile(join(pkgDir, types), "utf8"), { loader: "ts", format: "esm" });
+    await transform(await readFile(join(dirs.web, types), "utf8"), { loader: "ts", format: "esm" });
   }
 });
 
@@ -129,12 +137,12 @@ test("TypeScript checks a consumer against the declaration files without errors 
   await writeFile(
     join(tmp, "consumer.ts"),
     `
-import { createRuntime, type TetherApp } from "@tether/tether";
-import { parseHostContext } from "@tether/tether/protocol";
-import { createHost } from "@tether/tether/client";
-import { TetherChat } from "@tether/tether/elements";
-import "@tether/tether/elements/define";
-import { memoryStore, type Store } from "@tether/tether/kv";
+import { createRuntime, type TetherApp } from "@tether/runtime";
+import { parseHostContext } from "@tether/web/protocol";
+import { createHost } from "@tether/web/client";
+import { TetherChat } from "@tether/web/elements";
+import "@tether/web/elements/define";
+import { memoryStore, type Store } from "@tether/runtime/kv";
 
 export const app: TetherApp = createRuntime({ storeUrl: "memory:", model: "offline" });
 export const store: Store = memoryStore();
@@ -173,7 +181,7 @@ export { createHost, parseHostContext, TetherChat };
   ]);
   const errors = out.split("\n").filter((line) => /\): error TS\d+/.test(line));
   const ours = errors.filter((line) =>
-    line.startsWith("consumer.ts") || line.startsWith("node_modules/@tether/tether/")
+    line.startsWith("consumer.ts") || line.startsWith("node_modules/@tether/")
   );
   assert.deepEqual(ours, [], out);
   assert.ok(code === 0 || errors.length > 0, `tsc failed without a diagnostic:\n${out}`);

@@ -69,10 +69,20 @@ export function denoRuntime(): DenoLike | undefined {
   return (globalThis as { Deno?: DenoLike }).Deno;
 }
 
-/** Opens the Deno KV file at `path` (creating its folder) with Deno's own KV or `@deno/kv` on Node. */
-export async function openKv(path: string): Promise<{ kv: Kv; limits: KvLimits }> {
-  if (path !== ":memory:") await mkdir(dirname(path), { recursive: true });
+/**
+ * Opens the Deno KV file at `path` (creating its folder) with Deno's own KV or
+ * `@deno/kv` on Node; `null` opens Deno's own default database (`Deno.openKv()`
+ * with no path: the platform's KV on Deno Deploy), which only Deno has.
+ */
+export async function openKv(path: string | null): Promise<{ kv: Kv; limits: KvLimits }> {
   const deno = denoRuntime();
+  if (path === null && deno === undefined) {
+    throw new Error(
+      "STORE__URL denokv://default is Deno's own KV, which exists only on Deno (and Deno Deploy); " +
+        "on Node give Deno KV a file path (denokv:.tether/store.db) or use another store.",
+    );
+  }
+  if (path !== null && path !== ":memory:") await mkdir(dirname(path), { recursive: true });
   if (deno !== undefined) {
     if (typeof deno.openKv !== "function") {
       throw new Error(
@@ -80,13 +90,13 @@ export async function openKv(path: string): Promise<{ kv: Kv; limits: KvLimits }
       );
     }
     return {
-      kv: await deno.openKv(path),
+      kv: await (path === null ? deno.openKv() : deno.openKv(path)),
       limits: { checks: 100, mutations: 1000, bytes: 819_200, reads: 10 },
     };
   }
   const { openKv } = await import("@deno/kv");
   // @deno/kv (0.14) refuses more than 10 checks per commit where Deno allows 100.
-  const kv = await openKv(path) as unknown as Kv;
+  const kv = await openKv(path!) as unknown as Kv;
   return { kv, limits: { checks: 10, mutations: 1000, bytes: 819_200, reads: 10 } };
 }
 

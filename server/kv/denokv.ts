@@ -57,7 +57,8 @@ const buses = new Map<string, { bus: Bus; refs: number }>();
 const RETRY = Symbol("retry");
 
 /**
- * Opens (creating it and its folder if missing) the Deno KV file at `path`.
+ * Opens (creating it and its folder if missing) the Deno KV file at `path`;
+ * `null` opens Deno's own default database (the platform's KV on Deno Deploy).
  *
  * @example
  * ```ts
@@ -67,9 +68,13 @@ const RETRY = Symbol("retry");
  * await store.close();
  * ```
  */
-export async function denoKvStore(path: string = DEFAULT_DENOKV_PATH): Promise<Store> {
+export async function denoKvStore(path: string | null = DEFAULT_DENOKV_PATH): Promise<Store> {
   const { kv, limits } = await openKv(path);
-  const id = path === ":memory:" ? `:memory:${crypto.randomUUID()}` : resolve(path);
+  const id = path === null
+    ? "deno-default"
+    : path === ":memory:"
+    ? `:memory:${crypto.randomUUID()}`
+    : resolve(path);
   let shared = buses.get(id);
   if (shared === undefined) buses.set(id, shared = { bus: new Bus(), refs: 0 });
   shared.refs++;

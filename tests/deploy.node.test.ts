@@ -1,0 +1,112 @@
+/**
+ * The Deno Deploy entry under a real `deno serve` (on an ephemeral loopback
+ * port, with Deno's own default KV in a temporary DENO_DIR): it says at start
+ * that Socket.IO is not served, answers a chat over HTTP, keeps the
+ * conversation in that KV, and refuses Socket.IO's path. Node only: it spawns
+ * Deno from the `deno` devDependency.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import process from "node:process";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+// The binary itself, not the npm wrapper, so stopping the child stops the server.
+const deno = join(dirname(createRequire(import.meta.url).resolve("deno/bin.cjs")), "deno");
+
+describe("the Deno Deploy entry under deno serve", () => {
+  let child: ChildProcess;
+  let denoDir = "";
+  let url = "";
+  let output = "";
+
+  before(async () => {
+    denoDir = await mkdtemp(join(tmpdir(), "tether-deploy-"));
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      DENO_DIR: denoDir,
+      MODEL__DEFAULT: "offline",
+      STORE__URL: "",
+      NO_COLOR: "1",
+    };
+    delete env.NODE_OPTIONS;
+    child = spawn(deno, [
+      "serve",
+      "-A",
+      "--unstable-kv",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+      "server/runtime/deploy.ts",
+    ], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`deno serve did not start:\n${output}`)),
+        60_000,
+      );
+      const read = (chunk: Buffer) => {
+        output += chunk;
+        const found = /Listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+        if (found) {
+          clearTimeout(timer);
+          resolve(found[1]);
+        }
+      };
+      child.stdout!.on("data", read);
+      child.stderr!.on("data", read);
+      child.on("exit", (code) => reject(new Error(`deno serve exited (${code}):\n${output}`)));
+    });
+  });
+
+  after(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      // deno serve drains open connections on SIGTERM; do not wait for keep-alive ones.
+      const timer = setTimeout(() => child.kill("SIGKILL"), 3_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    if (denoDir) await rm(denoDir, { recursive: true, force: true });
+  });
+
+  test("says once at start that Socket.IO is not served and which store it uses", () => {
+    const lines = output.split("\n").filter((line) => line.includes("Socket.IO is not available"));
+    assert.equal(lines.length, 1, output);
+    assert.match(lines[0], /store denokv/);
+  });
+
+  test("answers POST /api/chat and keeps the conversation in Deno's own KV", async () => {
+    const session = `deploy-${crypto.randomUUID()}`;
+    const response = await fetch(`${url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ session_id: session, content: "hello from deno serve" }),
+    });
+    assert.equal(response.status, 200);
+    const answer = await response.json();
+    assert.equal(typeof answer.content, "string");
+    assert.ok(answer.content.length > 0, JSON.stringify(answer));
+    assert.equal(answer.error ?? null, null);
+
+    const stored = await fetch(`${url}/api/sessions/${session}/messages`);
+    assert.equal(stored.status, 200);
+    const text = JSON.stringify(await stored.json());
+    assert.match(text, /hello from deno serve/);
+    assert.ok(text.includes(JSON.stringify(answer.content)), text);
+  });
+
+  test("refuses Socket.IO's path instead of pretending to serve it", async () => {
+    const response = await fetch(`${url}/socket.io/?EIO=4&transport=polling`);
+    await response.body?.cancel();
+    assert.equal(response.status, 404);
+  });
+});

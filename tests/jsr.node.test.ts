@@ -1,0 +1,49 @@
+/**
+ * Both packages pass JSR's checks as a publish would run them
+ * (`deno publish --dry-run`): the runtime with no slow types, the web package
+ * with `--allow-slow-types` because its elements add their tags to
+ * `HTMLElementTagNameMap` (a global augmentation JSR cannot check; it is what
+ * types `document.querySelector("tether-chat")`). Node only: spawns Deno.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import process from "node:process";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const deno = join(dirname(createRequire(import.meta.url).resolve("deno/bin.cjs")), "deno");
+
+function dryRun(
+  config: string,
+  extra: string[] = [],
+): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      deno,
+      ["publish", "--dry-run", "--allow-dirty", "--config", config, ...extra],
+      { cwd: root, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    child.stdout.on("data", (c) => (out += c));
+    child.stderr.on("data", (c) => (out += c));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, out }));
+  });
+}
+
+test("deno publish --dry-run passes for @tether/runtime, slow types checked", async () => {
+  const { code, out } = await dryRun("jsr.runtime.json");
+  assert.equal(code, 0, out);
+  assert.match(out, /Simulating publish of @tether\/runtime/);
+});
+
+test("deno publish --dry-run passes for @tether/web", async () => {
+  const { code, out } = await dryRun("jsr.web.json", ["--allow-slow-types"]);
+  assert.equal(code, 0, out);
+  assert.match(out, /Simulating publish of @tether\/web/);
+});
