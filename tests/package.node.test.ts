@@ -231,7 +231,7 @@ describe("the npm packages installed into new projects", () => {
     await input.press("Enter");
     await tab.locator("#selected", { hasText: "#42" }).waitFor();
     await tab.locator("tether-chat [part~=message-assistant]", {
-      hasText: "Done: select_issue returned",
+      hasText: "Done: select issue",
     }).waitFor();
     assert.deepEqual(errors, [], "the page threw no errors");
     assert.deepEqual(missing, [], "every file the page asked for was there");
