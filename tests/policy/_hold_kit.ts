@@ -44,12 +44,13 @@ export async function holdRuntime(gate: Partial<PolicyOptions>, env: Record<stri
     },
     execute: (args) => (runs.push(args), { exit: 0 }),
   };
-  const model = scriptedModel([
-    { calls: [{ name: "run_command", args: { command: "npm test" } }] },
-    { text: "Done." },
-    { calls: [{ name: "run_command", args: { command: "npm test" } }] },
-    { text: "Done again." },
-  ]);
+  // Each turn: one run_command call, then an answer once the call is settled.
+  const model = scriptedModel(
+    Array.from({ length: 8 }, () => [
+      { calls: [{ name: "run_command", args: { command: "npm test" } }] },
+      { text: "Done." },
+    ]).flat(),
+  );
   const rt: TestRuntime = await runtime({
     model,
     backendTools: [tool],
@@ -65,7 +66,7 @@ export async function ask(rt: TestRuntime, sid: string): Promise<{ c: TestClient
   await c.ask("assistant_join_session", { session_id: sid });
   c.socket.emit("assistant_message", { session_id: sid, content: "run the tests" });
   await c.until((e) => e.event === "assistant:status" && e.payload.status === "completed");
-  const call = c.events.find((e) => e.event === "assistant:tool_call")!.payload;
+  const call = c.events.find((e) => e.event === "assistant:tool_call")?.payload;
   return { c, call };
 }
 

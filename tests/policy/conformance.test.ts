@@ -10,6 +10,7 @@ import { memoryStore } from "../../server/kv/memory.ts";
 import { LocalPolicyEngine } from "../../server/policy/local_engine.ts";
 import { parseToolPermissionConfig } from "../../server/policy/policy_file.ts";
 import type { EvaluateBody } from "../../server/policy/contract.ts";
+import { startNode } from "../../server/runtime/node.ts";
 
 interface Case {
   name: string;
@@ -79,5 +80,40 @@ vectors.suites.forEach((suite, s) => {
       assert.equal(answer.allowed, answer.decision === "allow");
     }
     assert.deepEqual(wrong, []);
+  });
+});
+
+vectors.suites.forEach((suite, s) => {
+  test(`conformance suite ${s}: every case through POST /api/zentinelle/v1/evaluate`, async () => {
+    const key = "sk_agent_conformance_0123456789";
+    const rt = await startNode({
+      port: 0,
+      socketIo: false,
+      env: { STORE__URL: "memory:", MODEL__DEFAULT: "offline" },
+      gate: { document: documentOf(suite, s), agentKeys: { [key]: "conformance-agent" } },
+      warn: () => {},
+    });
+    try {
+      const wrong: string[] = [];
+      for (const [i, c] of suite.cases.entries()) {
+        const res = await fetch(`${rt.url}/api/zentinelle/v1/evaluate`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-zentinelle-key": key },
+          body: JSON.stringify(bodyOf(c, i)),
+        });
+        assert.equal(res.status, 200, c.name);
+        const answer = await res.json();
+        if (answer.decision !== c.expect) {
+          wrong.push(`${c.name}: expected ${c.expect}, got ${answer.decision} (${answer.reason})`);
+        }
+        assert.equal(answer.allowed, answer.decision === "allow");
+        assert.equal(answer.contract_version, "1");
+        assert.equal(answer.policies_evaluated[0].id, `conformance-${s}`);
+        if (c.expect === "ask") assert.equal(answer.approval.status, "pending");
+      }
+      assert.deepEqual(wrong, []);
+    } finally {
+      await rt.close();
+    }
   });
 });

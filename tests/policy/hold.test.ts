@@ -12,6 +12,7 @@ test("ask holds the call; the operator approves; the retry with the token is all
   const { rt, clock, runs } = await holdRuntime({ document: holdPolicy() });
   try {
     const { c, call } = await ask(rt, "hold-approve");
+    await clock.sleepers();
     assert.equal(call.approval.status, "pending");
     assert.match(call.approval.reason, /requires approval/);
     assert.equal(call.approval.timeout_seconds, 300);
@@ -75,7 +76,6 @@ test("ask holds the call; the operator approves; the retry with the token is all
     );
     assert.equal(changed.decision, "deny");
 
-    await clock.sleepers();
     clock.advance(2_000);
     await c.until((e) => e.event === "assistant:tool_result");
     await c.until(() => count(c, "assistant:status", "completed") === 2);
@@ -97,11 +97,11 @@ test("an operator's denial ends the hold: tool_error with policy deny and the re
   const { rt, clock, runs } = await holdRuntime({ document: holdPolicy() });
   try {
     const { c, call } = await ask(rt, "hold-deny");
+    await clock.sleepers();
     await operator(rt, "POST", `/api/approvals/${call.approval.request_id}/decision`, {
       decision: "deny",
       reason: "not during the release freeze",
     });
-    await clock.sleepers();
     clock.advance(2_000);
     const error = (await c.until((e) => e.event === "assistant:tool_error")).payload;
     assert.equal(error.policy, "deny");

@@ -1,0 +1,56 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ConfigError, optionsFromEnv } from "../env.ts";
+import { harness } from "../testing/harness.ts";
+import { harnessSlug } from "./options.ts";
+
+test("POLICY__* variables map onto the gate's options", () => {
+  const options = optionsFromEnv({
+    POLICY__BACKEND: "zentinelle",
+    POLICY__ZENTINELLE_URL: "http://127.0.0.1:9",
+    POLICY__ZENTINELLE_KEY: "sk_agent_abc",
+    POLICY__TIMEOUT_MS: "750",
+    POLICY__HARNESS: "claude",
+    POLICY__AGENT_KEYS: '{"sk_agent_0123456789abcdef":"agent-a"}',
+    POLICY__FILE: "policies.json",
+  });
+  assert.deepEqual(options.gate, {
+    backend: "zentinelle",
+    zentinelleUrl: "http://127.0.0.1:9",
+    zentinelleKey: "sk_agent_abc",
+    timeoutMs: 750,
+    harness: "claude",
+    agentKeys: { sk_agent_0123456789abcdef: "agent-a" },
+    file: "policies.json",
+  });
+});
+
+test("a malformed POLICY__ variable is a ConfigError naming it", () => {
+  for (
+    const [name, value] of [
+      ["POLICY__BACKEND", "opa"],
+      ["POLICY__TIMEOUT_MS", "soon"],
+      ["POLICY__HARNESS", "Claude Code"],
+      ["POLICY__AGENT_KEYS", "[]"],
+      ["POLICY__AGENT_KEYS", '{"short":"a"}'],
+      ["POLICY__ZENTINELLE_URL", "zentinelle"],
+    ]
+  ) {
+    assert.throws(
+      () => optionsFromEnv({ [name]: value }),
+      (e: Error) => e instanceof ConfigError && e.message.includes(name),
+    );
+  }
+});
+
+test("zentinelle without its URL and key stops the start", async () => {
+  const h = harness({ gate: { backend: "zentinelle" } });
+  await assert.rejects(h.app.engine(), /POLICY__ZENTINELLE_URL and POLICY__ZENTINELLE_KEY/);
+});
+
+test("the harness defaults to the model provider's lowercase slug", () => {
+  assert.equal(harnessSlug("anthropic:claude-sonnet-4-5"), "anthropic");
+  assert.equal(harnessSlug("openai.chat"), "openai");
+  assert.equal(harnessSlug("openai-compatible:http://x#m"), "openai-compatible");
+  assert.equal(harnessSlug("offline"), "offline");
+});

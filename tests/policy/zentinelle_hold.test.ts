@@ -1,0 +1,107 @@
+/**
+ * The gate against Zentinelle (a contract-faithful fake on loopback), end to
+ * end over Socket.IO: the hold released by Zentinelle's approval, the
+ * runtime's own timeout, and every failure answer ending in a denial with
+ * nothing run.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ask, count, holdRuntime } from "./_hold_kit.ts";
+import { fakeZentinelle, refusedUrl } from "../../server/policy/testing/fake_zentinelle.ts";
+
+const viaFake = (url: string, key: string, timeoutMs = 2_000) => ({
+  backend: "zentinelle" as const,
+  zentinelleUrl: url,
+  zentinelleKey: key,
+  timeoutMs,
+  harness: "claude",
+});
+
+test("Zentinelle's ask holds the call; its approval and the retry with the token run it", async () => {
+  const z = await fakeZentinelle();
+  z.decisions.run_command = "ask";
+  const { rt, clock, runs } = await holdRuntime(viaFake(z.url, z.key));
+  try {
+    const { c, call } = await ask(rt, "z-approve");
+    assert.equal(call.approval.status, "pending");
+    assert.equal(call.approval.request_id, [...z.requests.keys()][0]);
+    assert.deepEqual(z.received[0].context, {
+      harness: "claude",
+      session_id: "z-approve",
+      tool_call_id: call.call_id,
+      tool_name: "run_command",
+      tool_input: { command: "npm test" },
+    });
+    assert.equal(z.received[0].user_id, "local");
+    await clock.sleepers();
+    z.approve(call.approval.request_id);
+    clock.advance(2_000);
+    await c.until(() => count(c, "assistant:status", "completed") === 2);
+    assert.deepEqual(runs, [{ command: "npm test" }]);
+    const retry = z.received.at(-1)!;
+    assert.equal(typeof retry.context.approval_token, "string");
+    assert.equal(
+      z.received.length,
+      2,
+      "one evaluation, one retry: one approval request per held call",
+    );
+    c.close();
+  } finally {
+    await rt.close();
+    await z.close();
+  }
+});
+
+test("the runtime's own clock ends a hold Zentinelle never decides: denied, nothing run", async () => {
+  const z = await fakeZentinelle();
+  z.decisions.run_command = "ask";
+  const { rt, clock, runs } = await holdRuntime(viaFake(z.url, z.key));
+  try {
+    const { c } = await ask(rt, "z-timeout");
+    await clock.sleepers();
+    clock.advance(300_000);
+    const error = (await c.until((e) => e.event === "assistant:tool_error")).payload;
+    assert.equal(error.policy, "deny");
+    assert.match(error.error, /300 seconds/);
+    await c.until(() => count(c, "assistant:status", "completed") === 2);
+    assert.deepEqual(runs, []);
+    c.close();
+  } finally {
+    await rt.close();
+    await z.close();
+  }
+});
+
+test("every failure answer of Zentinelle is a denial with a reason, and nothing runs", async () => {
+  const z = await fakeZentinelle();
+  const { rt, runs } = await holdRuntime(viaFake(z.url, z.key, 300));
+  try {
+    for (const mode of ["timeout", "unavailable", "garbage", "no_decision"] as const) {
+      z.mode = mode;
+      const { c, call } = await ask(rt, `z-${mode.replace("_", "-")}`);
+      assert.equal(call, undefined, `${mode}: no tool_call is announced`);
+      const error = c.events.find((e) => e.event === "assistant:tool_error")!.payload;
+      assert.equal(error.policy, "deny", mode);
+      assert.match(error.error, /policy/i, mode);
+      c.close();
+    }
+    assert.deepEqual(runs, []);
+  } finally {
+    await rt.close();
+    await z.close();
+  }
+});
+
+test("a refused connection to Zentinelle is a denial, and nothing runs", async () => {
+  const { rt, runs } = await holdRuntime(viaFake(await refusedUrl(), "sk_agent_x_0123456789"));
+  try {
+    const { c } = await ask(rt, "z-refused");
+    const error = c.events.find((e) => e.event === "assistant:tool_error")!.payload;
+    assert.equal(error.policy, "deny");
+    assert.match(error.error, /could not be reached/);
+    assert.deepEqual(runs, []);
+    c.close();
+  } finally {
+    await rt.close();
+  }
+});
