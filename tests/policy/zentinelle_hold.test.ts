@@ -39,7 +39,7 @@ test("Zentinelle's ask holds the call; its approval and the retry with the token
     await c.until(() => count(c, "assistant:status", "completed") === 2);
     assert.deepEqual(runs, [{ command: "npm test" }]);
     const retry = z.received.at(-1)!;
-    assert.equal(typeof retry.context.approval_token, "string");
+    assert.equal(typeof (retry.context as { approval_token?: unknown }).approval_token, "string");
     assert.equal(
       z.received.length,
       2,
