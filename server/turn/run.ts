@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type ModelMessage, streamText } from "ai";
+import { type LanguageModelUsage, type ModelMessage, streamText } from "ai";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Limits } from "../config.ts";
 import type { Principal } from "../http/principal.ts";
@@ -106,6 +106,10 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
       content: ctx.instructions ? `${SYSTEM_PROMPT}\n\n${ctx.instructions}` : SYSTEM_PROMPT,
       ...(ctx.providerOptions ? { providerOptions: ctx.providerOptions as never } : {}),
     };
+    // The step's messages and usage come through onFinish: each read of `result.response` or
+    // `result.usage` would tee the stream and drain it once more.
+    let finished: { response: { messages: ModelMessage[] }; usage: LanguageModelUsage } | null =
+      null;
     const result = streamText({
       model: ctx.model,
       messages: [
@@ -118,6 +122,7 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
       maxRetries: 0,
       // The only system message is our own stable prompt (it carries the cache breakpoint).
       allowSystemInMessages: true,
+      onFinish: (event) => void (finished = event),
     });
     const calls: ModelCall[] = [];
     let text = "";
@@ -147,7 +152,9 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
         throw Object.assign(new Error("The turn was cancelled."), { name: "AbortError" });
       }
     }
-    const [response, usage] = await Promise.all([result.response, result.usage]);
+    // onFinish runs before the stream closes; the promises are the fallback should it not have.
+    const { response, usage } = finished ??
+      { response: await result.response, usage: await result.usage };
     ctx.usage.input_tokens += usage.inputTokens ?? 0;
     ctx.usage.output_tokens += usage.outputTokens ?? 0;
     ctx.usage.total_tokens += usage.totalTokens ?? 0;
