@@ -5,25 +5,19 @@
  * @module
  */
 import process from "node:process";
-import { benchCore } from "./core.ts";
-import { benchTransports } from "./transports.ts";
-import { benchStores } from "./stores.ts";
-import { benchLoad } from "./load.ts";
-import { benchScreenshot } from "./screenshot.ts";
-import { report as reportSdkSize } from "../scripts/size.ts";
-import { reportElements } from "../scripts/size-elements.ts";
 
+// Each part is loaded when it runs, so one part's dependencies (Chromium, esbuild) never stop another.
 const parts: Record<string, () => Promise<unknown>> = {
-  core: benchCore,
-  stores: benchStores,
-  load: benchLoad,
-  transports: benchTransports,
+  core: async () => (await import("./core.ts")).benchCore(),
+  stores: async () => (await import("./stores.ts")).benchStores(),
+  load: async () => (await import("./load.ts")).benchLoad(),
+  transports: async () => (await import("./transports.ts")).benchTransports(),
   sizes: async () => {
     console.log("\n## Bundle sizes (esbuild, minified, gzip -9)\n");
-    await reportSdkSize();
-    await reportElements();
+    await (await import("../scripts/size.ts")).report();
+    await (await import("../scripts/size-elements.ts")).reportElements();
   },
-  screenshot: benchScreenshot,
+  screenshot: async () => (await import("./screenshot.ts")).benchScreenshot(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => a in parts);

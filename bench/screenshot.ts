@@ -5,11 +5,11 @@
  * @module
  */
 import { build } from "esbuild";
-import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { CHROMIUM, launchChromium } from "../tests/browser/_lab.ts";
+import { launchChromium } from "../tests/browser/_lab.ts";
+import { findChromium } from "../tests/browser/chromium.mjs";
 import { ms, percentile } from "./_stats.ts";
 
 const PAGE = `<!doctype html><meta charset="utf-8"><body style="margin:0">
@@ -30,8 +30,10 @@ const PAGE = `<!doctype html><meta charset="utf-8"><body style="margin:0">
  */
 export async function benchScreenshot(): Promise<void> {
   console.log("\n## Screenshot of a 1280x800 page (client/screenshot.ts in headless Chromium)\n");
-  if (!existsSync(CHROMIUM)) {
-    console.log(`SKIPPED: screenshot bench: ${CHROMIUM} not found`);
+  try {
+    await findChromium();
+  } catch (error) {
+    console.log(`SKIPPED: screenshot bench: no Chromium (${(error as Error).message})`);
     return;
   }
   const bundle = await build({
