@@ -53,6 +53,27 @@ export interface KvLimits {
 
 /** The first part of every chunk key. */
 export const CHUNKS = true;
+/** Deno KV refuses keys whose encoding is longer than this (2 KiB). */
+export const MAX_KEY_BYTES = 2048;
+
+/**
+ * Refuses a key Deno KV could not store, before any write: its encoded size
+ * (a type byte and a terminator around each string's UTF-8 bytes, NUL bytes
+ * escaped) must stay within 2 KiB.
+ */
+export function assertKeySize(key: readonly string[], what = "key"): void {
+  let bytes = 0;
+  for (const part of key) {
+    bytes += 2 + new TextEncoder().encode(part).length + (part.match(/\0/g)?.length ?? 0);
+  }
+  if (bytes > MAX_KEY_BYTES) {
+    throw new RangeError(
+      `Store ${what} takes ${bytes} bytes in Deno KV, over its limit of ${MAX_KEY_BYTES}; ` +
+        `use shorter key parts (first part "${key[0]?.slice(0, 40)}").`,
+    );
+  }
+}
+
 /** Bytes per chunk: Deno KV stores a Uint8Array value of up to 64 KiB as is. */
 export const CHUNK_BYTES = 65_536;
 /** Largest value (estimated stored bytes) kept inline in its envelope. */

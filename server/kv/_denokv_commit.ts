@@ -16,6 +16,7 @@
 
 import { assertKey, checkExpireIn, encodeValue } from "./_codec.ts";
 import {
+  assertKeySize,
   deleteChunks,
   INLINE_BYTES,
   isExpired,
@@ -95,7 +96,10 @@ export function prepare(
   checks: readonly Check[],
   mutations: readonly Mutation[],
 ): Write[] {
-  for (const check of checks) assertKey(check.key, "check key");
+  for (const check of checks) {
+    assertKey(check.key, "check key");
+    assertKeySize(check.key, "check key");
+  }
   if (checks.length > limits.checks) {
     throw new Error(
       `Deno KV checks at most ${limits.checks} keys per commit here; this one checks ${checks.length}, so split it.`,
@@ -104,6 +108,7 @@ export function prepare(
   const byKey = new Map<string, Write>();
   for (const m of mutations) {
     assertKey(m.key, "mutation key");
+    assertKeySize(m.key, "mutation key");
     const text = m.value === undefined ? undefined : encodeValue(m.value);
     const expireIn = m.expireIn === undefined ? undefined : checkExpireIn(m.expireIn);
     const id = JSON.stringify(m.key);

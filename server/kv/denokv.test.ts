@@ -93,3 +93,25 @@ test("denokv store answers each of many concurrent commits as it would alone, in
     await store.close();
   }
 });
+
+test("denokv store takes keys up to Deno KV's 2 KiB and refuses longer ones before writing", async () => {
+  const store = await denoKvStore(join(dir, "keys.db"));
+  try {
+    // ["k", part]: 3 bytes for "k", 2 around the part, so 2043 bytes of part is exactly 2048.
+    const near = ["k", "a".repeat(2043)];
+    await store.set(near, 1);
+    assert.equal((await store.get(near))?.value, 1);
+    const over = ["k", "a".repeat(2044)];
+    await assert.rejects(store.set(over, 1), /2049 bytes in Deno KV, over its limit of 2048/);
+    await assert.rejects(store.get(over), /over its limit of 2048/);
+    await assert.rejects(
+      store.atomic([{ key: over, version: null }], []),
+      /check key takes 2049 bytes/,
+    );
+    const wide = ["k", "é".repeat(1022)]; // 2044 bytes of UTF-8 + 5
+    await assert.rejects(store.set(wide, 1), /2049 bytes/);
+    assert.equal((await store.list(["k"])).length, 1);
+  } finally {
+    await store.close();
+  }
+});

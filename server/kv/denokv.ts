@@ -20,6 +20,7 @@ import { resolve } from "node:path";
 import { Bus } from "./_bus.ts";
 import { assertKey, assertValue, closedError } from "./_codec.ts";
 import {
+  assertKeySize,
   isExpired,
   isManifest,
   type Kv,
@@ -103,6 +104,7 @@ class DenoKvStore implements Store {
   async get<T = unknown>(key: Key): Promise<Entry<T> | null> {
     this.#open();
     assertKey(key);
+    assertKeySize(key);
     for (let attempt = 0; attempt < 10; attempt++) {
       const entry = await this.#decode<T>(await this.#reader.get(key), Date.now());
       if (entry !== RETRY) return entry;
@@ -114,7 +116,10 @@ class DenoKvStore implements Store {
 
   async getMany<T = unknown>(keys: readonly Key[]): Promise<(Entry<T> | null)[]> {
     this.#open();
-    for (const key of keys) assertKey(key);
+    for (const key of keys) {
+      assertKey(key);
+      assertKeySize(key);
+    }
     const raw = await readRaw(this.#kv, this.#limits, keys);
     const now = Date.now();
     return await Promise.all(raw.map(async (entry, i) => {
@@ -138,6 +143,7 @@ class DenoKvStore implements Store {
   async list<T = unknown>(prefix: Key, options: ListOptions = {}): Promise<Entry<T>[]> {
     this.#open();
     assertKey(prefix, "list prefix");
+    assertKeySize(prefix, "list prefix");
     const { after, reverse = false, limit = Infinity } = options;
     const out: Entry<T>[] = [];
     if (limit <= 0) return out;
