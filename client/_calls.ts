@@ -137,7 +137,8 @@ export class CallRunner {
     };
     const { journal } = this.#link;
     await journal.put(entry);
-    this.#link.emit("action:start", { call });
+    const confirming = entry.state === "confirming";
+    this.#link.emit(confirming ? "action:confirm" : "action:start", { call });
     const { outcome, result } = await runAction(
       this.#link.registry.actions.get(entry.toolName),
       call,
@@ -145,8 +146,11 @@ export class CallRunner {
         timeout: this.#link.timeout,
         signal: this.#link.signal(),
         // From here on a reload cannot know what the handler did.
-        started: () =>
-          entry.state === "started" ? undefined : journal.put({ ...entry, state: "started" }),
+        started: async () => {
+          if (!confirming) return;
+          await journal.put({ ...entry, state: "started" });
+          this.#link.emit("action:start", { call });
+        },
       },
     );
     await this.#finish(entry, outcome, result);

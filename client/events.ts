@@ -57,6 +57,8 @@ export interface ActionEndEvent {
  * ```
  */
 export interface TetherEventMap extends ServerEvents {
+  /** A host action asks the user first: its confirmation is open, nothing ran yet. */
+  "action:confirm": ActionStartEvent;
   "action:start": ActionStartEvent;
   "action:end": ActionEndEvent;
 }

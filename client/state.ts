@@ -360,9 +360,20 @@ export function applyEvent(state: HostState, [name, payload]: StateEvent): HostS
           }
           : { message: payload.message, type: payload.type },
       };
+    case "action:confirm":
+      return {
+        ...patchCall(state, payload.call.call_id, {
+          status: "pending",
+          waitingFor: "confirmation",
+        }),
+        pending: payload.call,
+      };
     case "action:start":
       return {
-        ...patchCall(state, payload.call.call_id, { status: "running" }),
+        ...patchCall(state, payload.call.call_id, (c) => {
+          const { waitingFor: _, ...call } = c;
+          return { ...call, status: "running" };
+        }),
         pending: payload.call,
       };
     case "action:end":

@@ -86,8 +86,18 @@ export function connectAssistant(
       assignee ? `, assigned to ${assignee}` : ""
     }.`;
   markup.create_issue.handler = (args) => {
+    const before = tracker.state.filter;
     const issue = tracker.create(args);
-    return { created: issue.number, display: [card(issue)] };
+    // The tracker clears filters that would hide the new issue; say so, the list changed under the user.
+    const cleared = tracker.state.filter !== before;
+    return {
+      created: issue.number,
+      title: issue.title,
+      ...(cleared
+        ? { note: `the filters were cleared so #${issue.number} shows in the list` }
+        : {}),
+      display: [card(issue)],
+    };
   };
   markup.delete_issue.preview = ({ number }) =>
     `Delete issue #${number} “${tracker.get(number as number).title}” for good.`;

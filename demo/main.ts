@@ -31,6 +31,17 @@ if (theme === "dark" || theme === "light") {
 const draw = () => render(trackerPage(tracker), app);
 tracker.subscribe(draw);
 draw();
+// What the assistant changed may be off screen (a phone shows half the list): bring it into view.
+let shown: number | null = null;
+tracker.subscribe(() => {
+  const { highlight } = tracker.state;
+  if (highlight === shown) return;
+  shown = highlight;
+  if (highlight === null) return;
+  const changed = app.querySelector(`.row[data-number="${highlight}"]`) ??
+    app.querySelector(`.detail[data-number="${highlight}"]`);
+  changed?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+});
 route(tracker);
 
 const host = createHost({

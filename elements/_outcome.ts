@@ -96,7 +96,10 @@ export function renderOutcome(call: ToolCallState): TemplateResult {
   const status: string = callStatus(call);
   const done = status === "done";
   const failure = status === "failed" || status === "unknown" || status === "denied";
-  const about = done ? summarize(call.output) : failure ? reasonOf(call) : "";
+  // A result with preview cards shows them below; a summary would say the same a third time.
+  const cards = !!call.display?.length ||
+    Array.isArray((call.output as { display?: unknown } | null)?.display);
+  const about = done ? (cards ? "" : summarize(call.output)) : failure ? reasonOf(call) : "";
   const json = done ? JSON.stringify(withoutDisplay(call.output) ?? null, null, 2) : "";
   return html`<div part="tool tool-${status}" class="tool ${status}" data-call=${call.callId}>
     <span class="dot" aria-hidden="true"></span>

@@ -139,6 +139,9 @@ describe("<tether-chat> focus and heading", () => {
         "the preview",
       );
       await confirm.updateComplete;
+      const waiting = await until(() => f.$("[part~=tool-confirming]"), "the card waiting");
+      equal(waiting.querySelector(".state")!.textContent, "Waiting for you", "not running yet");
+      match(confirm.shadowRoot!.querySelector(".label")!.textContent!, /Create issue/);
       confirm.shadowRoot!.querySelector<HTMLButtonElement>(`[part=${decision}]`)!.click();
       await done;
       await frames();

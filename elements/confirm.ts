@@ -4,6 +4,7 @@
  * @module
  */
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
+import { inWords } from "./_outcome.ts";
 import { confirmStyles } from "./confirm.styles.ts";
 import { TetherCard } from "./card.ts";
 import { cardsOf } from "./display.ts";
@@ -176,7 +177,9 @@ export class TetherConfirm extends LitElement {
   override render(): TemplateResult {
     const cards = cardsOf({ display: this.cards });
     return html`<div part="box" class="box" role="group" aria-label=${`Confirm ${this.action}`}>
-      <span class="label">${this.state === "waiting" ? "Waiting for approval" : this.action}</span>
+      <span class="label">${
+      this.state === "waiting" ? "Waiting for approval" : inWords(this.action)
+    }</span>
       ${this.preview ? html`<div part="preview" class="preview">${this.preview}</div>` : nothing}
       ${
       cards.length

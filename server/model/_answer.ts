@@ -14,7 +14,8 @@ import type { Outcome } from "./_prompt.ts";
 import { truncate, wordsOf } from "./_text.ts";
 
 const SHOWN = 5;
-const DECLINED = /^the user cancell?ed\b/i;
+// The runtime may prefix a failed host result ("The action failed: ..."); the sentence is the SDK's own.
+const DECLINED = /\bthe user cancell?ed \S+; nothing was changed/i;
 const UNKNOWN = /outcome (?:of \S+ )?is unknown/i;
 
 function sentence(text: string): string {

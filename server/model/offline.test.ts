@@ -319,3 +319,15 @@ test("a result's display cards are left out of the offline answer", async () => 
   });
   assert.equal(result.text, "Done: select issue (selected 42).");
 });
+
+test("a host's decline is said as a cancel, not as a failure to retry", async () => {
+  const result = await generateText({
+    model: offlineModel(),
+    messages: afterCall({
+      type: "error-text",
+      value: "The action failed: The user cancelled select_issue; nothing was changed.",
+    }),
+    tools,
+  });
+  assert.equal(result.text, "You cancelled select issue; nothing was changed.");
+});
