@@ -36,10 +36,6 @@ async function readBytes(request: Request, maxBytes: number, timeoutMs: number) 
     );
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > maxBytes) throw tooBig();
-  if (!request.body) {
-    throw new TetherError(400, "validation", "The request has no body; send a JSON object.");
-  }
-  const reader = request.body.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() =>
@@ -51,6 +47,20 @@ async function readBytes(request: Request, maxBytes: number, timeoutMs: number) 
         ),
       ), timeoutMs);
   });
+  if (declared >= 0) {
+    // A declared length bounds the body (HTTP framing stops it there), so it is read whole:
+    // @hono/node-server then reads the socket directly, with no WHATWG stream in between.
+    try {
+      return new Uint8Array(await Promise.race([request.arrayBuffer(), deadline]));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  if (!request.body) {
+    clearTimeout(timer);
+    throw new TetherError(400, "validation", "The request has no body; send a JSON object.");
+  }
+  const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {

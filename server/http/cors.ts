@@ -22,7 +22,7 @@ import { originAllowed } from "./access.ts";
  * ```
  */
 export function corsFor(access: AccessOptions): MiddlewareHandler {
-  return cors({
+  const preflight = cors({
     origin: (origin) => (origin && originAllowed(origin, access.corsOrigins) ? origin : null),
     allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
     // Never the principal headers: only a gateway may set those, never a page.
@@ -31,4 +31,18 @@ export function corsFor(access: AccessOptions): MiddlewareHandler {
     credentials: true,
     maxAge: 600,
   });
+  return async (c, next) => {
+    if (c.req.method === "OPTIONS") return await preflight(c, next);
+    await next();
+    // Set on the final response: headers set before the handler runs make Hono copy its
+    // response into a full WHATWG Response, off @hono/node-server's fast path.
+    const origin = c.req.header("origin");
+    const headers = c.res.headers;
+    if (origin && originAllowed(origin, access.corsOrigins)) {
+      headers.set("Access-Control-Allow-Origin", origin);
+      headers.set("Access-Control-Allow-Credentials", "true");
+      headers.set("Access-Control-Expose-Headers", "content-type");
+    }
+    headers.append("Vary", "Origin");
+  };
 }
