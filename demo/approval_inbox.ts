@@ -67,7 +67,9 @@ function explain(status: number, message: string): string {
   if (status === 401) {
     return `The runtime refused the admin token (401): open the operator address that npm start printed again. ${message}`;
   }
-  if (status === 403) return `This token may not see or decide approvals (403). ${message}`;
+  if (status === 403) {
+    return `The runtime does not take this token as an admin's (403): open the operator address that npm start printed again. ${message}`;
+  }
   if (status === 409) return `Already decided or expired (409): ${message}`;
   if (status === 404) return `Not found (404): ${message}`;
   return `The runtime answered ${status}: ${message}`;
@@ -78,8 +80,9 @@ const clock = (ms: number) => {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 };
 
+/** The call's input as one line of text (the gate may pass it on already serialised). */
 const input = (value: unknown) => {
-  const text = JSON.stringify(value ?? {}) ?? "";
+  const text = typeof value === "string" ? value : JSON.stringify(value ?? {}) ?? "";
   return text.length > 400 ? `${text.slice(0, 399)}…` : text;
 };
 

@@ -11,6 +11,7 @@ import { html, nothing, type TemplateResult } from "lit";
 import { keyed } from "lit/directives/keyed.js";
 import { type Approval, type HostState, waitingFor } from "../client/mod.ts";
 import { argumentLine } from "./_chat_messages.ts";
+import { inWords } from "./_outcome.ts";
 import type { ConfirmState } from "./confirm.ts";
 import type { TetherDecisionEvent } from "./events.ts";
 
@@ -50,7 +51,7 @@ export function renderPendingAction(
   const waits = waitingFor(pending);
   if (waits === "host") return nothing;
   const call = state.messages.flatMap((m) => m.toolCalls).find((c) => c.callId === pending.call_id);
-  const summary = `${pending.tool_name}: ${argumentLine(pending.arguments)}`;
+  const summary = `${inWords(pending.tool_name)}: ${argumentLine(pending.arguments)}`;
   if (waits === "approval") {
     const approval = pending.approval ?? call?.approval;
     return html`${

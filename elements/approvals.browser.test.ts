@@ -65,7 +65,7 @@ describe("held and denied calls in <tether-chat>", () => {
     await el.updateComplete;
     match(el.shadowRoot!.textContent!, /Waiting for approval/);
     match(el.shadowRoot!.querySelector("[part=reason]")!.textContent!, /needs a maintainer's/);
-    match(el.shadowRoot!.querySelector("[part=preview]")!.textContent!, /delete_issue.*42/);
+    match(el.shadowRoot!.querySelector("[part=preview]")!.textContent!, /Delete issue.*42/);
     match(countdown(), /^1:(29|30) left$/);
     const first = countdown();
     await until(() => countdown() !== first, "the countdown to tick", 2500);
