@@ -4,6 +4,7 @@
  *
  * @module
  */
+import process from "node:process";
 import { startNode } from "./node.ts";
 import { log } from "../log.ts";
 
@@ -16,7 +17,15 @@ const staticRoot = await import("../../scripts/build-demo.ts").then((m) => m.bui
     return undefined;
   },
 );
-const started = await startNode({ staticRoot });
+// An operator needs the admin token to decide approvals; one is made when none is configured.
+const env = { ...process.env } as Record<string, string | undefined>;
+const madeToken = !env.ACCESS__ADMIN_TOKEN &&
+  (env.ACCESS__MODE ?? "trusted_local") === "trusted_local";
+if (madeToken) {
+  env.ACCESS__ADMIN_TOKEN = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(24))))
+    .replace(/\+/g, "-").replace(/\//g, "_");
+}
+const started = await startNode({ staticRoot, env });
 const engine = await started.app.engine();
 log.info("tether: listening", {
   url: started.url,
@@ -24,7 +33,12 @@ log.info("tether: listening", {
   store: engine.store.name,
   ...(staticRoot ? { demo: `${started.url}/` } : {}),
 });
-import process from "node:process";
+if (madeToken && staticRoot) {
+  // Printed straight to the terminal, never through the logger: the token sits in the URL's fragment only.
+  console.log(
+    `tether: approve held calls at ${started.url}/operator.html#token=${env.ACCESS__ADMIN_TOKEN}`,
+  );
+}
 const stop = async () => {
   await started.close();
   process.exit(0);
