@@ -25,6 +25,7 @@ import { createPolicy } from "./policy/setup.ts";
 import { resolvePolicyOptions } from "./policy/options.ts";
 import { policyServiceRoutes } from "./policy/service_routes.ts";
 import { approvalRoutes } from "./policy/approval_routes.ts";
+import { tracerFromEnv } from "./trace/from_env.ts";
 
 /** The variables the routes share. */
 export type RuntimeEnv = { Variables: { principal: Principal; engine: Engine } };
@@ -58,6 +59,8 @@ export async function createEngine(options: RuntimeOptions): Promise<Engine> {
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
+  const tracer = tracerFromEnv(options.env, options.logger);
+  if (tracer) engine.useTracer(tracer);
   await engine.start();
   await engine.policy?.start();
   return engine;

@@ -28,6 +28,7 @@ import { resumeHeldTurn, type Verdict } from "./turn/held.ts";
 import { modelFromSpec } from "./model/mod.ts";
 import { assertBoundedSchemas } from "./tools/bounded_schemas.ts";
 import type { PolicyRuntime } from "./policy/setup.ts";
+import type { Tracer } from "./trace/tracer.ts";
 
 export type { ChatResult, EngineModel, Verdict };
 
@@ -85,8 +86,14 @@ export class Engine {
   /** Stops listening to other processes and waits for pending log writes. */
   async stop(): Promise<void> {
     await this.policy?.close();
+    await this.#deps.tracer?.close();
     await this.#stopControl?.();
     await this.hub.stop();
+  }
+
+  /** Sends the spans of every turn to this tracer (`createEngine` does this when OTLP is configured). */
+  useTracer(tracer: Tracer): void {
+    this.#deps.tracer = tracer;
   }
 
   /** Puts the policy gate in front of every tool call (`createEngine` does this). */

@@ -6,6 +6,7 @@
  * @module
  */
 import { type LanguageModelUsage, type ModelMessage, streamText } from "ai";
+import type { TurnTrace } from "../trace/tracer.ts";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Limits } from "../config.ts";
 import type { Principal } from "../http/principal.ts";
@@ -48,6 +49,8 @@ export interface RunContext {
   tools: Map<string, TurnTool>;
   signal: AbortSignal;
   usage: Usage;
+  /** The turn's spans (OTLP), when tracing is on. */
+  trace?: TurnTrace;
   screenshots: ScreenshotCache;
   /** Steering text waiting for the next model step (transports push here). */
   steering: string[];
@@ -110,6 +113,7 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
     // `result.usage` would tee the stream and drain it once more.
     let finished: { response: { messages: ModelMessage[] }; usage: LanguageModelUsage } | null =
       null;
+    const modelSpan = ctx.trace?.model(ctx.model.modelId);
     const result = streamText({
       model: ctx.model,
       messages: [
@@ -158,6 +162,11 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
     ctx.usage.input_tokens += usage.inputTokens ?? 0;
     ctx.usage.output_tokens += usage.outputTokens ?? 0;
     ctx.usage.total_tokens += usage.totalTokens ?? 0;
+    modelSpan?.set({
+      "gen_ai.usage.input_tokens": usage.inputTokens ?? 0,
+      "gen_ai.usage.output_tokens": usage.outputTokens ?? 0,
+    });
+    modelSpan?.end();
     const messages = silent ? response.messages.map(stripProse) : response.messages;
     assistant.steps.push(...messages);
     if (!silent) assistant.text += text;
@@ -196,7 +205,9 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
         );
       }
       const tool = ctx.tools.get(call.tool_name);
+      const asked = performance.timeOrigin + performance.now();
       const admission = await admit(ctx, call, tool, calls[i]);
+      traceGate(ctx, call, admission, asked);
       if (admission.kind === "refused") {
         call.status = "failed";
         call.error = admission.reason;
@@ -227,11 +238,21 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
       assistant.steps.push(toolMessage(records));
       continue;
     }
-    for (const c of [...toPend, ...pended.map((p) => p.call)]) c.status = "pending";
+    for (const c of [...toPend, ...pended.map((p) => p.call)]) {
+      c.status = "pending";
+      // A call that waits (host, confirmation, approval) is a span of its handing over.
+      const span = ctx.trace?.tool(c.tool_name, c.call_id, c.category, c.arguments);
+      span?.set({ "tether.tool.status": "pending" });
+      span?.end();
+    }
     // Written before anything acts outside the runtime, so a crash leaves calls the next load
     // marks unknown. Host and held calls only wait: the final commit records them.
     if (toRun.length || toPend.some((c) => c.category !== "host")) await ctx.checkpoint();
-    for (const call of toRun) await kindOf(call.category).run(ctx, call, live);
+    for (const call of toRun) {
+      const span = ctx.trace?.tool(call.tool_name, call.call_id, call.category, call.arguments);
+      await kindOf(call.category).run(ctx, call, live);
+      span?.end(call.status === "failed" ? "the tool failed" : undefined);
+    }
     for (const call of toPend) {
       try {
         pended.push({
@@ -258,4 +279,26 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
     }
     assistant.steps.push(toolMessage(records));
   }
+}
+
+/** Records the gate's part of an admission as a span (validation refusals are not the gate's). */
+function traceGate(
+  ctx: RunContext,
+  call: CallRecord,
+  admission: Awaited<ReturnType<typeof admit>>,
+  asked: number,
+): void {
+  if (!ctx.trace) return;
+  if (admission.kind === "refused" && !admission.policy) return;
+  const decision = admission.kind === "admitted"
+    ? "allow"
+    : admission.kind === "held"
+    ? "ask"
+    : "deny";
+  const reason = admission.kind === "refused"
+    ? admission.reason
+    : admission.kind === "held"
+    ? admission.approval.reason
+    : null;
+  ctx.trace.gate(call.tool_name, call.call_id, decision, reason, asked);
 }

@@ -17,6 +17,7 @@ import type { SessionRepo } from "../session/repo.ts";
 import { settleOpenCalls } from "../session/settle.ts";
 import { lookAtScreen } from "../tools/look_at_screen.ts";
 import { allowAll, type PolicyHook } from "../tools/policy.ts";
+import type { Tracer } from "../trace/tracer.ts";
 import type { ScreenshotCache } from "../tools/screenshots.ts";
 import { turnTools } from "../tools/turn_tools.ts";
 import { classify, retryAllowed, type TurnError } from "./errors.ts";
@@ -69,6 +70,8 @@ export interface TurnDeps {
   live: Map<string, LiveTurn>;
   /** The policy gate's hook, used when `options.policy` is not given. */
   policy?: PolicyHook;
+  /** Spans of turns, when an OTLP endpoint is configured. */
+  tracer?: Tracer | null;
 }
 
 /**
@@ -107,6 +110,8 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
   };
   deps.live.set(sid, live);
   const usage: Usage = { input_tokens: 0, output_tokens: 0, total_tokens: 0, model_requests: 0 };
+  const trace = deps.tracer?.turn(sid, model.name);
+  let traceError: string | undefined = "the turn did not finish";
   try {
     if (!input.started) await emit("assistant:status", { type: "agent_status", status: "started" });
     let outcome: RunOutcome = { kind: "final" };
@@ -119,6 +124,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
         providerOptions: model.providerOptions,
         instructions: options.instructions,
         policy: options.policy ?? deps.policy ?? allowAll,
+        trace,
         limits,
         outputMode: assistant.output_mode,
         history,
@@ -148,6 +154,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
       }
     }
     live.accepting = false;
+    traceError = failure?.type;
     const next = settle(record, assistant, outcome, failure);
     const entry = await repo.record(sid);
     if (entry) {
@@ -173,6 +180,12 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
     await emit("assistant:status", { type: "agent_status", status: "completed" });
     return result;
   } finally {
+    trace?.set({
+      "gen_ai.usage.input_tokens": usage.input_tokens,
+      "gen_ai.usage.output_tokens": usage.output_tokens,
+      "tether.model_requests": usage.model_requests,
+    });
+    trace?.end(traceError);
     deps.live.delete(sid);
     finish();
   }
