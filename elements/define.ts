@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import "@tether/tether/elements/define";
+ * import "@tether/web/elements/define";
  * ```
  *
  * @module

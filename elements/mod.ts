@@ -13,8 +13,8 @@
  * call each class's `define()`.
  *
  * ```ts
- * import { createHost } from "@tether/tether/client";
- * import "@tether/tether/elements/define";
+ * import { createHost } from "@tether/web/client";
+ * import "@tether/web/elements/define";
  *
  * const chat = document.querySelector("tether-chat")!;
  * chat.host = createHost({ runtimeUrl: "http://127.0.0.1:7100" });

@@ -14,7 +14,7 @@
  *
  * @example
  * ```ts
- * import { formatIssues, parseHostContext } from "@tether/tether/protocol";
+ * import { formatIssues, parseHostContext } from "@tether/web/protocol";
  *
  * const result = parseHostContext({ view: { name: "tasks" }, capturedAt: new Date().toISOString() });
  * if (result.ok) send(result.value);

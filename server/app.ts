@@ -72,7 +72,7 @@ export async function createEngine(options: RuntimeOptions): Promise<Engine> {
  * @example
  * ```ts
  * import { Hono } from "hono";
- * import { createRuntime } from "@tether/tether";
+ * import { createRuntime } from "@tether/runtime";
  * const tether = createRuntime({ storeUrl: "memory:", model: "offline" });
  * const app = new Hono().route("/assistant", tether);
  * ```

@@ -62,7 +62,7 @@ export interface AccessOptions {
  *
  * @example
  * ```ts
- * import { createRuntime } from "@tether/tether";
+ * import { createRuntime } from "@tether/runtime";
  * const app = createRuntime({ storeUrl: "memory:", model: "offline" });
  * ```
  */

@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { createRuntime } from "@tether/tether";
+ * import { createRuntime } from "@tether/runtime";
  * const app = createRuntime({ storeUrl: "memory:", model: "offline" });
  * const res = await app.request("/health");
  * ```
