@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: prints every figure; never passes or fails on time.
- * Run one part with `npm run bench -- core` (core, transports, stores, load, sizes, screenshot).
+ * Run one part with `npm run bench -- core` (core, transports, stores, load, sizes, screenshot, policy).
  *
  * @module
  */
@@ -18,6 +18,7 @@ const parts: Record<string, () => Promise<unknown>> = {
     await (await import("../scripts/size-elements.ts")).reportElements();
   },
   screenshot: async () => (await import("./screenshot.ts")).benchScreenshot(),
+  policy: async () => (await import("./policy.ts")).benchPolicy(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => a in parts);
