@@ -113,7 +113,7 @@ function roughTokens(chars: number): number {
  * ```ts
  * const answer = plan({ prompt: [{ role: "user", content: [{ type: "text", text: "hello" }] }] });
  * answer.calls; // []
- * answer.text; // "I am the offline model and no actions are offered right now. ..."
+ * answer.text; // "Hello! I can tell you what is on screen, but this page offers me nothing to do right now. ..."
  * ```
  */
 export function plan(options: LanguageModelV3CallOptions): Plan {

@@ -80,7 +80,7 @@ describe("<tether-chat> on real pages", () => {
       const session = `chat-follow-${transport.replace(".", "")}-${Date.now()}`;
       const first = await openChat(session, transport);
       await first.evaluate(() => (globalThis as any).chatPage.send("hello"));
-      await shows(first, "Name one to run it");
+      await shows(first, "I am the offline assistant");
 
       const second = await openChat(session, transport);
       // It follows from when it connected: its history read and its stream open.
