@@ -144,5 +144,6 @@ test("invalid arguments go back to the model and never reach the host", async ()
   const tool = model.prompts[1].prompt.find((m) => m.role === "tool")!;
   assert.match(JSON.stringify(tool), /number/);
   assert.match(JSON.stringify(tool), /Invalid arguments/);
+  assert.doesNotMatch(JSON.stringify(tool), /\.\./, "one full stop per sentence");
   await h.close();
 });

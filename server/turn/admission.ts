@@ -49,9 +49,10 @@ export async function admit(
   }
   const issues = validateJsonSchema(tool.parameters, raw.input, { matcher: re2Matcher });
   if (issues.length) {
-    const list = issues.slice(0, 5).map((i) => `${i.path || "(arguments)"}: ${i.message}`).join(
-      "; ",
-    );
+    // Each message is a sentence; the list joins them without their full stops ("add it.. Fix").
+    const list = issues.slice(0, 5).map((i) =>
+      `${i.path || "(arguments)"}: ${i.message.replace(/\.+$/, "")}`
+    ).join("; ");
     return {
       kind: "refused",
       reason: `Invalid arguments for ${call.tool_name}: ${list}. Fix them and call again.`,
