@@ -89,6 +89,7 @@ describe("confirmations", () => {
     await until(() => confirm.state === "confirm-again", "the second confirmation");
     await confirm.updateComplete;
     match(confirm.shadowRoot!.textContent!, /cannot be undone/);
+    match(confirm.shadowRoot!.textContent!, /Cancel has the focus, so Enter cancels/);
     equal(runs.length, 0, "one Apply is not enough");
     equal(
       confirm.shadowRoot!.activeElement?.getAttribute("part"),

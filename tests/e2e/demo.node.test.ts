@@ -228,6 +228,19 @@ describe("the demo end to end", () => {
     }).waitFor();
     await page.reload();
     await page.waitForFunction(() => "tracker" in globalThis);
+    await page.locator("tether-chat [part~=message-assistant]", {
+      hasText: "Done: change status (",
+    }).waitFor();
+    await page.locator("tether-chat tether-card").last().waitFor();
+    await page.waitForTimeout(300);
+    assert.ok(
+      await page.evaluate(() => {
+        const log = document.querySelector("tether-chat")!.shadowRoot!.querySelector(".log")!;
+        return log.scrollHeight > log.clientHeight &&
+          log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+      }),
+      "after the reload the conversation sits at its newest message",
+    );
     const state = await page.evaluate(() => (globalThis as any).tracker.get(42).state);
     assert.equal(state, "closed", "issue 42 is still closed");
     assert.ok(
