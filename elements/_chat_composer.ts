@@ -17,6 +17,8 @@ export interface ComposerModel {
   /** Send is possible at all (the chat has a host). */
   ready: boolean;
   placeholder: string;
+  /** What the locked composer says instead (default: wait for the action on the page). */
+  lockedPlaceholder?: string;
   attachments: readonly AttachmentInput[];
   submit(e: Event): void;
   keydown(e: KeyboardEvent): void;
@@ -60,7 +62,9 @@ export function renderComposer(m: ComposerModel): TemplateResult {
     <textarea part="input" rows="2" aria-label="Message" ?readonly=${m.locked} aria-disabled=${
     m.locked ? "true" : "false"
   }
-      placeholder=${m.locked ? "Wait until the action on the page settles…" : m.placeholder}
+      placeholder=${
+    m.locked ? m.lockedPlaceholder ?? "Wait until the action on the page settles…" : m.placeholder
+  }
       @keydown=${m.keydown} @paste=${m.paste}></textarea>
     <div class="row">
       <input type="file" multiple tabindex="-1" aria-hidden="true"

@@ -202,9 +202,14 @@ export class TetherChat extends LitElement {
     }
   }
 
-  /** Stops the live turn (and the host action running in it, if it listens to its signal). */
+  /**
+   * Stops the live turn (and the host action running in it, if it listens
+   * to its signal); with no turn running, cancels an open remote preview.
+   */
   async stop(): Promise<void> {
     if (!this.dispatchEvent(new TetherStopEvent())) return;
+    const previewed = this.#previewed;
+    if (previewed && !this.#client.state?.running) return this.#answer(previewed, "cancel");
     try {
       await this.host?.cancel();
     } catch (error) {
@@ -238,6 +243,12 @@ export class TetherChat extends LitElement {
   get #locked(): boolean {
     const pending = this.#client.state?.pending;
     return (!!pending && waitingFor(pending) !== "approval") || this.#confirms.open;
+  }
+
+  /** The call id of a remote action's open preview, if one waits for the user. */
+  get #previewed(): string | undefined {
+    const pending = this.#client.state?.pending;
+    return pending && waitingFor(pending) === "confirmation" ? pending.call_id : undefined;
   }
 
   #answer(callId: string, decision: "apply" | "cancel"): void {
@@ -348,6 +359,7 @@ export class TetherChat extends LitElement {
       busy: this.#busy,
       ready: !!this.host,
       placeholder: this.placeholder,
+      lockedPlaceholder: this.#previewed ? "Apply or cancel the preview first…" : undefined,
       attachments: this.#tray.items,
       submit: (e) => this.#submit(e),
       keydown: (e) => this.#keydown(e),

@@ -180,6 +180,30 @@ describe("remote actions in <tether-chat>", () => {
     await until(() => !box(), "the preview gone");
   });
 
+  it("Stop with a preview open cancels the preview; the composer says what it waits for", async () => {
+    f = mountChat();
+    const call = remoteCall("create", "Create a task “Ship the release”");
+    remoteTurns(call, (turn) => {
+      turn.emit("tool_error", {
+        type: "tool_error",
+        tool_name: call.tool_name,
+        call_id: CALL,
+        error: "The user declined create_task.",
+        declined: true,
+      });
+      turn.final("Left as it was.");
+      turn.end();
+    });
+    await f.chat.send("create a task");
+    await openBox("preview");
+    match(f.$("textarea")!.getAttribute("placeholder")!, /Apply or cancel the preview first/);
+    f.$<HTMLButtonElement>("[part=stop]")!.click();
+    await until(() => f.rt.sent.length === 2, "the continuation");
+    deepEqual(f.rt.sent[1].tool_result, { decision: "cancel" });
+    equal(f.rt.cancels, 0, "no turn was running to cancel");
+    await until(() => f.$("[part~=tool-cancelled]"), "the cancelled card");
+  });
+
   it("after a reload the same open preview is shown again, nothing is run or reported", async () => {
     const sessionId = `remote-reload-${crypto.randomUUID().slice(0, 8)}`;
     const stored = {
