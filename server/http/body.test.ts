@@ -26,15 +26,19 @@ const chat = (length: number | null) =>
   "POST /api/chat HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n" +
   (length === null ? "transfer-encoding: chunked\r\n" : `content-length: ${length}\r\n`) + "\r\n";
 
-test("a body that declares its length but stops short gets 408 once the body deadline passes", async () => {
-  const server = await startNode({
+/** A runtime on loopback whose model answers text. */
+const serve = (limits: Partial<RuntimeOptions["limits"]> = {}) =>
+  startNode({
     port: 0,
     env: {},
     storeUrl: "memory:",
     model: scriptedModel([{ text: "hi" }]),
     socketIo: false,
-    limits: { bodyTimeoutMs: 200 } as RuntimeOptions["limits"],
+    limits: limits as RuntimeOptions["limits"],
   });
+
+test("a body that declares its length but stops short gets 408 once the body deadline passes", async () => {
+  const server = await serve({ bodyTimeoutMs: 200 });
   try {
     const started = performance.now();
     assert.match(await raw(server.url, chat(100), '{"session_id":'), / 408 /);
@@ -45,13 +49,7 @@ test("a body that declares its length but stops short gets 408 once the body dea
 });
 
 test("bodies with and without a declared length are read the same", async () => {
-  const server = await startNode({
-    port: 0,
-    env: {},
-    storeUrl: "memory:",
-    model: scriptedModel([{ text: "hi" }]),
-    socketIo: false,
-  });
+  const server = await serve();
   try {
     const body = JSON.stringify({ session_id: "b1", content: "hello" });
     assert.match(await raw(server.url, chat(Buffer.byteLength(body)), body), / 200 /);
