@@ -13,9 +13,9 @@
  *
  * Sources: every file under protocol/, client/, elements/ and server/
  * (server/testing/ included: users write tests with it) except tests
- * (`*.test.ts`), test suites (`*.case.ts`), `server/runtime/start.ts`
- * (`npm start` for this repository; it loads scripts/) and private `_*.ts`
- * files that no other built file imports (test kits and fixtures).
+ * (`*.test.ts`), test suites (`*.case.ts`) and private `_*.ts` files that
+ * no other built file imports (test kits and fixtures). `npm start` runs the
+ * built `server/runtime/start.js` (scripts/prestart.mjs builds it first).
  *
  * Run with `tsx scripts/build.ts [outdir]`; without an outdir it also
  * assembles the npm packages into dist/packages/ (scripts/packages.ts).
@@ -34,7 +34,7 @@ import { fileURLToPath } from "node:url";
 // The real path: esbuild reports resolved (symlink-free) paths, which are compared with this.
 const root = realpathSync(fileURLToPath(new URL("..", import.meta.url)));
 const SOURCE_DIRS = ["protocol", "client", "elements", "server"];
-const NOT_LIBRARY = new Set(["server/runtime/start.ts"]);
+const NOT_LIBRARY = new Set<string>();
 const TARGET = "es2022";
 
 /**

@@ -1,22 +1,21 @@
 /**
  * `npm start`: the runtime and the demo on http://127.0.0.1:7100 with the
- * embedded defaults (Deno KV file store under .tether/, the offline model).
+ * embedded defaults (Deno KV file store under .tether/, the offline model),
+ * run as built JavaScript (`node dist/server/runtime/start.js`).
  *
  * @module
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import process from "node:process";
 import { startNode } from "./node.ts";
 import { log } from "../log.ts";
 
-// The demo is built fresh on every start; without esbuild (a production install) the runtime starts alone.
-const staticRoot = await import("../../scripts/build-demo.ts").then((m) => m.buildDemo()).catch(
-  (error) => {
-    log.warn("the demo was not built; serving the runtime only", {
-      error: (error as Error).message,
-    });
-    return undefined;
-  },
-);
+// `npm start` runs this file built (dist/); scripts/prestart.mjs builds it and the demo when
+// their sources changed. Without a built demo the runtime starts alone.
+const demo = join(process.cwd(), "demo", "dist");
+const staticRoot = existsSync(join(demo, "index.html")) ? demo : undefined;
+if (!staticRoot) log.warn("the demo is not built (npm run build:demo); serving the runtime only");
 // An operator needs the admin token to decide approvals; one is made when none is configured.
 const env = { ...process.env } as Record<string, string | undefined>;
 const madeToken = !env.ACCESS__ADMIN_TOKEN &&

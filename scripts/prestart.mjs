@@ -1,0 +1,70 @@
+/**
+ * `npm start` runs built JavaScript (`node dist/server/runtime/start.js`), not
+ * a TypeScript loader. This runs first (`prestart`): it builds the library
+ * into dist/ when a source is newer than the built entry, and the demo into
+ * demo/dist/ when one of its sources is newer than its page. Plain JavaScript,
+ * so a start with everything already built loads no TypeScript tooling.
+ * Both builds run locally with esbuild and TypeScript from node_modules: no
+ * network.
+ *
+ * @module
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+/** The newest modification time (ms) of the files under `dirs` (and the files named), 0 when none. */
+function newest(dirs, files = []) {
+  let latest = 0;
+  const visit = (path) => {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) return;
+    if (!stat.isDirectory()) {
+      latest = Math.max(latest, stat.mtimeMs);
+      return;
+    }
+    for (const name of readdirSync(path)) {
+      if (name === "node_modules" || name === "dist" || name.startsWith(".")) continue;
+      visit(join(path, name));
+    }
+  };
+  for (const dir of [...dirs, ...files]) visit(join(root, dir));
+  return latest;
+}
+
+/** When `target` was built (ms), 0 when it was not. */
+const builtAt = (target) => statSync(join(root, target), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+
+/** Runs one build script with tsx; exits with its status when it fails. */
+function run(script, args, what) {
+  const tsx = join(root, "node_modules", "tsx", "dist", "loader.mjs");
+  if (!existsSync(tsx)) {
+    console.error(
+      `tether: ${what} is missing or stale and tsx is not installed to build it; run npm install (with dev dependencies), then npm start.`,
+    );
+    process.exit(1);
+  }
+  const started = performance.now();
+  const done = spawnSync(process.execPath, ["--import", "tsx", join(root, script), ...args], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (done.status !== 0) {
+    console.error(`tether: building ${what} failed (${script}); see above.`);
+    process.exit(done.status ?? 1);
+  }
+  console.error(`tether: built ${what} (${Math.round(performance.now() - started)} ms)`);
+}
+
+const entry = "dist/server/runtime/start.js";
+if (newest(["protocol", "server", "client", "elements"], ["package.json"]) > builtAt(entry)) {
+  run("scripts/build.ts", [join(root, "dist")], "the runtime (dist/)");
+}
+const page = "demo/dist/index.html";
+if (newest(["demo", "client", "elements", "protocol"]) > builtAt(page)) {
+  run("scripts/build-demo.ts", [], "the demo (demo/dist/)");
+}
