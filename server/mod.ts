@@ -32,3 +32,16 @@ export type { Authenticate, Principal } from "./http/principal.ts";
 export { TetherError } from "./http/errors.ts";
 export type { SessionEvent } from "./events/hub.ts";
 export { createLogger, type Logger, registerSecret } from "./log.ts";
+export type { PolicyOptions } from "./policy/options.ts";
+export type { Policy, PolicyDocument, ToolPermissionConfig } from "./policy/policy_file.ts";
+export { parsePolicyDocument, PolicyFileError } from "./policy/policy_file.ts";
+export { LocalPolicyEngine } from "./policy/local_engine.ts";
+export type { PolicyBackend } from "./policy/backend.ts";
+export { localBackend } from "./policy/local_backend.ts";
+export { zentinelleBackend, type ZentinelleOptions } from "./policy/zentinelle_backend.ts";
+export type {
+  ApprovalStatus,
+  EvaluateAnswer,
+  EvaluateBody,
+  ToolCallContext,
+} from "./policy/contract.ts";
