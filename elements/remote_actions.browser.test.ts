@@ -65,6 +65,21 @@ function remoteTurns(call: ReturnType<typeof remoteCall>, answer: (turn: Turn) =
   };
 }
 
+/** A create the user declines: the runtime answers the cancel with a declined tool_error, then `rest`. */
+function declinedTurns(rest: (turn: Turn) => void): void {
+  const call = remoteCall("create", "Create a task “Ship the release”");
+  remoteTurns(call, (turn) => {
+    turn.emit("tool_error", {
+      type: "tool_error",
+      tool_name: call.tool_name,
+      call_id: CALL,
+      error: "The user declined create_task.",
+      declined: true,
+    });
+    rest(turn);
+  });
+}
+
 const box = (chat = f.chat) =>
   chat.shadowRoot!.querySelector<TetherConfirm>(`tether-confirm[data-call="${CALL}"]`);
 const inBox = (el: TetherConfirm, selector: string) =>
@@ -157,17 +172,7 @@ describe("remote actions in <tether-chat>", () => {
 
   it("Cancel sends the cancel continuation; the declined call shows as cancelled, not failed", async () => {
     f = mountChat();
-    const call = remoteCall("create", "Create a task “Ship the release”");
-    remoteTurns(call, (turn) => {
-      turn.emit("tool_error", {
-        type: "tool_error",
-        tool_name: call.tool_name,
-        call_id: CALL,
-        error: "The user declined create_task.",
-        declined: true,
-      });
-      void turn.reply("All right, I left it.");
-    });
+    declinedTurns((turn) => void turn.reply("All right, I left it."));
     await f.chat.send("create a task");
     inBox(await openBox("preview"), "[part=cancel]")!.click();
     await until(() => f.rt.sent.length === 2, "the continuation");
@@ -182,18 +187,7 @@ describe("remote actions in <tether-chat>", () => {
 
   it("Stop with a preview open cancels the preview; the composer says what it waits for", async () => {
     f = mountChat();
-    const call = remoteCall("create", "Create a task “Ship the release”");
-    remoteTurns(call, (turn) => {
-      turn.emit("tool_error", {
-        type: "tool_error",
-        tool_name: call.tool_name,
-        call_id: CALL,
-        error: "The user declined create_task.",
-        declined: true,
-      });
-      turn.final("Left as it was.");
-      turn.end();
-    });
+    declinedTurns((turn) => (turn.final("Left as it was."), turn.end()));
     await f.chat.send("create a task");
     await openBox("preview");
     match(f.$("textarea")!.getAttribute("placeholder")!, /Apply or cancel the preview first/);
