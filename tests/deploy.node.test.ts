@@ -1,8 +1,9 @@
 /**
  * The Deno Deploy entry under a real `deno serve` (on an ephemeral loopback
  * port, with Deno's own default KV in a temporary DENO_DIR): it says at start
- * that Socket.IO is not served, answers a chat over HTTP, keeps the
- * conversation in that KV, and refuses Socket.IO's path. Node only: it spawns
+ * that Socket.IO is not served, answers a chat over HTTP, streams one over
+ * SSE and AG-UI, keeps the conversation in that KV, and refuses Socket.IO's
+ * path. Node only: it spawns
  * Deno from the `deno` devDependency.
  *
  * @module
@@ -16,6 +17,7 @@ import { dirname, join } from "node:path";
 import process from "node:process";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { HttpAgent } from "@ag-ui/client";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // The binary itself, not the npm wrapper, so stopping the child stops the server.
@@ -102,6 +104,30 @@ describe("the Deno Deploy entry under deno serve", () => {
     const text = JSON.stringify(await stored.json());
     assert.match(text, /hello from deno serve/);
     assert.ok(text.includes(JSON.stringify(answer.content)), text);
+  });
+
+  test("streams a turn as server-sent events", async () => {
+    const response = await fetch(`${url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream" },
+      body: JSON.stringify({ session_id: `deploy-sse-${crypto.randomUUID()}`, content: "hello" }),
+    });
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get("content-type") ?? "", /text\/event-stream/);
+    const text = await response.text();
+    assert.match(text, /"type":"agent_status","status":"started"/);
+    assert.match(text, /"type":"final_response"/);
+    assert.match(text, /"status":"completed"/);
+  });
+
+  test("runs an AG-UI agent (the real @ag-ui/client) to RUN_FINISHED", async () => {
+    const agent = new HttpAgent({ url: `${url}/api/agui`, threadId: `deploy-ag-${Date.now()}` });
+    agent.addMessage({ id: "u1", role: "user", content: "hello" });
+    const types: string[] = [];
+    await agent.runAgent({ runId: "run-1" }, { onEvent: ({ event }) => types.push(event.type) });
+    assert.equal(types[0], "RUN_STARTED");
+    assert.equal(types.at(-1), "RUN_FINISHED");
+    assert.equal(agent.messages.at(-1)?.role, "assistant");
   });
 
   test("refuses Socket.IO's path instead of pretending to serve it", async () => {
