@@ -124,7 +124,11 @@ describe("the Deno Deploy entry under deno serve", () => {
     const agent = new HttpAgent({ url: `${url}/api/agui`, threadId: `deploy-ag-${Date.now()}` });
     agent.addMessage({ id: "u1", role: "user", content: "hello" });
     const types: string[] = [];
-    await agent.runAgent({ runId: "run-1" }, { onEvent: ({ event }) => types.push(event.type) });
+    await agent.runAgent({ runId: "run-1" }, {
+      onEvent: ({ event }) => {
+        types.push(event.type);
+      },
+    });
     assert.equal(types[0], "RUN_STARTED");
     assert.equal(types.at(-1), "RUN_FINISHED");
     assert.equal(agent.messages.at(-1)?.role, "assistant");
