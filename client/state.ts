@@ -6,12 +6,20 @@
  *
  * @module
  */
-import { isDeclined } from "./_declined.ts";
-import { announced, asPending, failedCall } from "./_pending_state.ts";
+import { announced, failedCall } from "./_pending_state.ts";
 import type { Approval, CallStatus, DisplayCard, Verb, WaitingFor } from "./_protocol.ts";
 import { isUnknownOutcome } from "./_unknown_outcome.ts";
 import type { PendingToolCall, TetherEventMap } from "./events.ts";
 import { waitingFor } from "./pending.ts";
+import {
+  draft,
+  merge,
+  patchCall,
+  putCall,
+  settle,
+  superseded,
+  withPending,
+} from "./_state_parts.ts";
 import type { ConnectionState } from "./transport.ts";
 
 /**
@@ -159,115 +167,6 @@ export const initialState = (sessionId: string): HostState => ({
   pending: null,
   error: null,
 });
-
-const open = (call: ToolCallState) => call.status === "pending" || call.status === "running";
-
-/** Applies `patch` to the open calls of `messages` that `which` picks; settled calls keep their status. */
-const settle = (
-  messages: ChatMessage[],
-  which: (call: ToolCallState) => unknown,
-  patch: Partial<ToolCallState> | ((call: ToolCallState) => ToolCallState),
-): ChatMessage[] =>
-  messages.map((m) =>
-    m.toolCalls.some((c) => open(c) && which(c))
-      ? {
-        ...m,
-        toolCalls: m.toolCalls.map((c) =>
-          open(c) && which(c) ? (typeof patch === "function" ? patch(c) : { ...c, ...patch }) : c
-        ),
-      }
-      : m
-  );
-
-const patchCall = (
-  state: HostState,
-  callId: string,
-  patch: Partial<ToolCallState> | ((call: ToolCallState) => ToolCallState),
-): HostState => ({
-  ...state,
-  messages: settle(state.messages, (c) => c.callId === callId, patch),
-});
-
-/** The state waiting on `pending` (or on nothing), its call showing what it waits for. */
-const withPending = (state: HostState, pending: PendingToolCall | null): HostState =>
-  pending
-    ? { ...patchCall(state, pending.call_id, (c) => asPending(c, pending)), pending }
-    : { ...state, pending: null };
-
-/** A new message supersedes the calls still waiting for an answer (a host call, a preview, a hold). */
-const superseded = (c: ToolCallState) => c.category === "host" || c.status === "pending";
-
-/**
- * The stored conversation with what the state knows beyond it (a failure
- * this SDK reported as of unknown outcome shows as unknown): the state's
- * version of a message wins (it is at least as fresh), except that a call
- * still open here takes its settled status from the store (another tab may
- * have answered it); messages the store does not have yet (the live turn, a
- * message just sent) follow it.
- */
-const merge = (messages: ChatMessage[], stored: ChatMessage[]): ChatMessage[] => {
-  const mine = new Map(messages.map((m) => [m.id, m]));
-  const ids = new Set(stored.map((m) => m.id));
-  return [
-    ...stored.map((s) => {
-      s = {
-        ...s,
-        toolCalls: s.toolCalls.map((c) =>
-          c.status !== "failed"
-            ? c
-            : isUnknownOutcome(c.output)
-            ? { ...c, status: "unknown" }
-            : isDeclined(c.output)
-            ? { ...c, status: "cancelled", declined: true }
-            : c
-        ),
-      };
-      const m = mine.get(s.id);
-      if (!m) return s;
-      const done = new Map(s.toolCalls.filter((c) => !open(c)).map((c) => [c.callId, c]));
-      return { ...m, toolCalls: m.toolCalls.map((c) => (open(c) && done.get(c.callId)) || c) };
-    }),
-    ...messages.filter((m) => !ids.has(m.id)),
-  ];
-};
-
-/**
- * The assistant message of the live turn: the last message when it is the
- * assistant's (a continuation adds to it) and not another message (`id`), else a new one.
- */
-const draft = (
-  state: HostState,
-  change: (m: ChatMessage) => ChatMessage,
-  id?: string,
-): HostState => {
-  const last = state.messages.at(-1);
-  if (last?.role === "assistant" && !(id && last.id && last.id !== id)) {
-    return { ...state, messages: [...state.messages.slice(0, -1), change(last)] };
-  }
-  return {
-    ...state,
-    messages: [
-      ...state.messages,
-      change({ id: "", role: "assistant", content: "", toolCalls: [] }),
-    ],
-  };
-};
-
-/** Adds a call to the live turn's message, or replaces the one with the same id. */
-const putCall = (
-  state: HostState,
-  id: string,
-  call: (old?: ToolCallState) => ToolCallState,
-): HostState =>
-  draft(state, (m) => {
-    const old = m.toolCalls.find((c) => c.callId === id);
-    return {
-      ...m,
-      toolCalls: old
-        ? m.toolCalls.map((c) => (c === old ? call(old) : c))
-        : [...m.toolCalls, call()],
-    };
-  });
 
 /**
  * Folds one event into the state (pure; the host calls it for every event).
