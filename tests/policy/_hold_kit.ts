@@ -31,7 +31,14 @@ export const holdPolicy = (seconds?: number) => ({
 });
 
 /** A runtime whose model calls run_command once per turn, then answers. */
-export async function holdRuntime(gate: Partial<PolicyOptions>, env: Record<string, string> = {}) {
+export async function holdRuntime(
+  gate: Partial<PolicyOptions>,
+  env: Record<string, string> = {},
+  call: { name: string; args: Record<string, unknown> } = {
+    name: "run_command",
+    args: { command: "npm test" },
+  },
+) {
   const clock = manualClock();
   const runs: unknown[] = [];
   const tool: BackendTool = {
@@ -47,7 +54,7 @@ export async function holdRuntime(gate: Partial<PolicyOptions>, env: Record<stri
   // Each turn: one run_command call, then an answer once the call is settled.
   const model = scriptedModel(
     Array.from({ length: 8 }, () => [
-      { calls: [{ name: "run_command", args: { command: "npm test" } }] },
+      { calls: [call] },
       { text: "Done." },
     ]).flat(),
   );
@@ -61,10 +68,18 @@ export async function holdRuntime(gate: Partial<PolicyOptions>, env: Record<stri
 }
 
 /** A client attached to a session that has sent one message. */
-export async function ask(rt: TestRuntime, sid: string): Promise<{ c: TestClient; call: any }> {
+export async function ask(
+  rt: TestRuntime,
+  sid: string,
+  hostContext?: unknown,
+): Promise<{ c: TestClient; call: any }> {
   const c = await client(rt.url);
   await c.ask("assistant_join_session", { session_id: sid });
-  c.socket.emit("assistant_message", { session_id: sid, content: "run the tests" });
+  c.socket.emit("assistant_message", {
+    session_id: sid,
+    content: "run the tests",
+    ...(hostContext ? { host_context: hostContext } : {}),
+  });
   await c.until((e) => e.event === "assistant:status" && e.payload.status === "completed");
   const call = c.events.find((e) => e.event === "assistant:tool_call")?.payload;
   return { c, call };

@@ -7,6 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ADMIN, ask, count, holdPolicy, holdRuntime, operator } from "./_hold_kit.ts";
+import { ISSUE_CONTEXT } from "../../server/testing/harness.ts";
 
 test("ask holds the call; the operator approves; the retry with the token is allowed and the call runs once", async () => {
   const { rt, clock, runs } = await holdRuntime({ document: holdPolicy() });
@@ -153,6 +154,43 @@ test("only admin or operator roles reach the inbox; decisions are checked", asyn
       })).status,
       403,
     );
+    c.close();
+  } finally {
+    await rt.close();
+  }
+});
+
+test("an approved host action proceeds as if allowed at first: pending for the host, then its result resumes the model", async () => {
+  const policy = holdPolicy();
+  policy.policies[0].config.requires_approval = ["select_issue"];
+  const { rt, clock, model } = await holdRuntime({ document: policy }, {}, {
+    name: "select_issue",
+    args: { number: 42 },
+  });
+  try {
+    const { c, call } = await ask(rt, "hold-host", ISSUE_CONTEXT);
+    assert.equal(call.category, "host");
+    assert.equal(call.approval.status, "pending");
+    await clock.sleepers();
+    await operator(rt, "POST", `/api/approvals/${call.approval.request_id}/decision`, {
+      decision: "approve",
+    });
+    clock.advance(2_000);
+    await c.until(() => count(c, "assistant:status", "completed") === 2);
+    const finals = c.events.filter((e) => e.event === "assistant:final_response");
+    const pending = finals.at(-1)!.payload.pending_tool_call;
+    assert.equal(pending.call_id, call.call_id);
+    assert.equal(pending.waiting_for, "host");
+    assert.equal(pending.approval, undefined);
+    const answered = await c.ask("assistant_message", {
+      session_id: "hold-host",
+      content: "",
+      tool_call_id: call.call_id,
+      tool_result: { selected: 42 },
+    });
+    assert.equal(answered.ok, true);
+    assert.equal(answered.content, "Done.");
+    assert.equal(model.prompts.length, 2);
     c.close();
   } finally {
     await rt.close();
