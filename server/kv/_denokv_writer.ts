@@ -135,11 +135,14 @@ export class KvWriter {
   async #together(group: Job[]): Promise<void> {
     const kv = this.#kv;
     try {
-      const raw = await readRaw(
-        kv,
-        this.#limits,
-        group.flatMap((j) => [...j.checks, ...j.writes].map((x) => x.key)),
+      // A key a commit both checks and writes is read once.
+      const ids = group.flatMap((j) =>
+        [...j.checks, ...j.writes].map((x) => JSON.stringify(x.key))
       );
+      const unique = [...new Set(ids)];
+      const read = await readRaw(kv, this.#limits, unique.map((id) => JSON.parse(id)));
+      const byId = new Map(unique.map((id, i) => [id, read[i]]));
+      const raw = ids.map((id) => byId.get(id)!);
       const now = Date.now();
       const op = kv.atomic();
       const members: Job[] = [];

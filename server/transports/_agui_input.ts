@@ -137,10 +137,11 @@ function userContent(
   return { text: texts.join("\n"), attachments };
 }
 
-function canonical(raw: Record<string, unknown>): MessageBody {
+/** The message body of `raw`, carrying `context` as it is: it was validated once already. */
+function canonical(raw: Record<string, unknown>, context?: HostContext | null): MessageBody {
   const parsed = parseMessageBody(raw);
   if (!parsed.ok) throw validationError(formatIssues(parsed.issues), parsed.issues);
-  return parsed.value;
+  return context ? { ...parsed.value, host_context: context } : parsed.value;
 }
 
 /**
@@ -183,8 +184,7 @@ export async function planAguiRun(raw: unknown): Promise<AguiPlan> {
         tool_result: toolResult(m),
         tool_outcome: m.error ? "failed" : "success",
         // Only the last continuation resumes the model, so it carries the context.
-        ...(context && i === tools.length - 1 ? { host_context: context } : {}),
-      })
+      }, i === tools.length - 1 ? context : null)
     ));
     return { threadId, runId, bodies, continuation: true };
   }
@@ -202,7 +202,6 @@ export async function planAguiRun(raw: unknown): Promise<AguiPlan> {
     session_id: threadId,
     content: text,
     ...(attachments.length ? { attachments } : {}),
-    ...(context ? { host_context: context } : {}),
-  });
+  }, context);
   return { threadId, runId, bodies: [body], continuation: false };
 }
