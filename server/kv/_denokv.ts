@@ -53,13 +53,25 @@ export interface KvLimits {
 
 /** The first part of every chunk key. */
 export const CHUNKS = true;
-/** Deno KV refuses keys whose encoding is longer than this (2 KiB). */
+/**
+ * Deno KV refuses keys whose encoding is longer than this (2 KiB).
+ *
+ * @example
+ * ```ts
+ * assertKeySize(["k", "a".repeat(MAX_KEY_BYTES)]); // throws: over the limit
+ * ```
+ */
 export const MAX_KEY_BYTES = 2048;
 
 /**
  * Refuses a key Deno KV could not store, before any write: its encoded size
  * (a type byte and a terminator around each string's UTF-8 bytes, NUL bytes
  * escaped) must stay within 2 KiB.
+ *
+ * @example
+ * ```ts
+ * assertKeySize(["session", "demo-1"]); // fine: 17 bytes
+ * ```
  */
 export function assertKeySize(key: readonly string[], what = "key"): void {
   let bytes = 0;
