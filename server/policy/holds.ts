@@ -85,11 +85,6 @@ export class HoldWatcher {
     await Promise.allSettled([...this.#watching.values()]);
   }
 
-  /** Resolves once every hold being watched has ended (tests). */
-  async settled(): Promise<void> {
-    while (this.#watching.size) await Promise.allSettled([...this.#watching.values()]);
-  }
-
   #watch(hold: HoldRecord): void {
     if (this.#watching.has(hold.request_id)) return;
     const run = this.#run(hold).catch((error) =>
