@@ -6,75 +6,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
-import { generateText, jsonSchema, tool, type ToolSet } from "ai";
-import type { HostContext } from "../protocol/mod.ts";
+import { generateText } from "ai";
 import { offlineModel } from "../server/model/offline.ts";
-import { renderHostContext } from "../server/turn/prompt.ts";
-import { SDK_ACTIONS } from "../demo/actions.ts";
-import { seedIssues } from "../demo/data.ts";
-
-const html = await readFile(new URL("../demo/index.html", import.meta.url), "utf8");
-const MARKUP = /<tether-action name="(\w+)"[^>]*?description="([^"]*)"\s+parameters='([^']*)'/g;
-const declared = [
-  ...[...html.matchAll(MARKUP)].map((m) => ({
-    name: m[1],
-    description: m[2],
-    parameters: JSON.parse(m[3]),
-  })),
-  ...Object.entries(SDK_ACTIONS).map(([name, a]) => ({ name, ...a })),
-];
-
-const tools: ToolSet = {};
-for (const a of declared) {
-  tools[a.name] = tool({ description: a.description, inputSchema: jsonSchema(a.parameters) });
-}
-// The runtime offers this one on every turn; without a screenshot it must never be chosen or suggested.
-tools.look_at_screen = tool({
-  description: "Look at the latest screenshot of the page.",
-  inputSchema: jsonSchema({ type: "object", properties: {} }),
-  execute: () => "No screenshot is available.",
-});
-
-const issues = seedIssues();
-const visible = issues.filter((i) => i.state === "open").sort((a, b) => b.number - a.number);
-const summary = (i: (typeof issues)[number]) => ({
-  number: i.number,
-  title: i.title,
-  state: i.state,
-  labels: i.labels,
-  assignee: i.assignee,
-});
-const selected = issues.find((i) => i.number === 42)!;
-// What demo/assistant.ts sends with issue 42 selected.
-const context: HostContext = {
-  version: 1,
-  host: { name: "acme-tracker", kind: "browser", version: "1.0" },
-  view: {
-    name: "issues",
-    description: "The issue list with its filters and the selected issue's details.",
-    data: {
-      shown: `${visible.length} of ${issues.length} issues`,
-      issues: visible.map(summary),
-      selected_issue: { ...summary(selected), body: selected.body, comments: selected.comments },
-    },
-    state: {
-      page: "list",
-      filter: { label: null, state: "open", assignee: null, query: "" },
-      selected: 42,
-    },
-  },
-  navigation: [
-    { name: "issues", description: "The issue list with filters" },
-    { name: "new issue", description: "The form to file a new issue" },
-  ],
-  actions: declared.map((a) => ({
-    name: a.name,
-    description: a.description,
-    parameters: a.parameters,
-  })),
-} as HostContext;
-const block = renderHostContext(context);
+import { block, tools } from "./_demo_context.ts";
 
 type Expected = [string, Record<string, unknown>] | RegExp;
 
@@ -116,6 +50,7 @@ const TABLE: [string, Expected][] = [
   ["only docs", ["filter_issues", { label: "docs" }]],
   ["filter by performance", ["filter_issues", { label: "performance" }]],
   ["which issues are assigned to bob?", ["filter_issues", { assignee: "bob" }]],
+  ["list bugs assigned to bob", ["filter_issues", { label: "bug", assignee: "bob" }]],
   [`search for "dark mode"`, ["filter_issues", { query: "dark mode" }]],
   ["clear filters", ["clear_filters", {}]],
   ["reset the filters", ["clear_filters", {}]],
@@ -139,6 +74,7 @@ const TABLE: [string, Expected][] = [
   ["what can you do?", /\n- close or reopen an issue\n/],
   ["hi", /^Hello! /],
   ["thanks", /welcome/],
+  ["how many issues are there?", /Shown: 14 of 18 issues/],
   ["what do you see?", /Selected issue: #42 Fix login redirect loop/],
   ["look at the screen", /You are on the issues view/],
   ["make me a sandwich", /I did not understand that.*Try “select issue 67”/],
@@ -170,4 +106,24 @@ for (const [phrase, expected] of TABLE) {
 
 test("the table has at least 40 phrasings", () => {
   assert.ok(TABLE.length >= 40, `${TABLE.length} phrasings`);
+});
+
+test(`"close issue 42 and select issue 7" makes both calls, in order`, async () => {
+  const result = await generateText({
+    model: offlineModel(),
+    prompt: block + "close issue 42 and select issue 7",
+    tools,
+  });
+  assert.deepEqual(result.toolCalls.map((c) => [c.toolName, c.input]), [
+    ["change_status", { number: 42, status: "closed" }],
+    ["select_issue", { number: 7 }],
+  ]);
+});
+
+test("a very long message still finds the request at its start (the planner reads a bounded prefix)", async () => {
+  const long = "close issue 42 " + "and then some more words about nothing ".repeat(20_000);
+  const result = await generateText({ model: offlineModel(), prompt: block + long, tools });
+  assert.deepEqual(result.toolCalls.map((c) => [c.toolName, c.input]), [
+    ["change_status", { number: 42, status: "closed" }],
+  ]);
 });

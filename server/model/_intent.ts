@@ -85,7 +85,31 @@ interface Weighed {
   at: number;
 }
 
-function weigh(action: Action, text: string, tokens: Token[], screen: Screen): Weighed {
+/** The enum values the words mention, among all offered actions (never mere vocabulary like "issues"). */
+function mentionedValues(actions: readonly Action[], tokens: Token[], screen: Screen): Set<string> {
+  const said = new Set(tokens.map((t) => t.stem));
+  const out = new Set<string>();
+  for (const action of actions) {
+    for (const [, prop] of propertiesOf(action.schema)) {
+      if (!Array.isArray(prop.enum)) continue;
+      for (const value of prop.enum) {
+        if (typeof value !== "string") continue;
+        const stems = tokenize(value).map((t) => t.stem);
+        if (stems.length === 0 || stems.every((s) => screen.vocabulary?.has(s))) continue;
+        if (stems.every((s) => said.has(s))) out.add(value.toLowerCase());
+      }
+    }
+  }
+  return out;
+}
+
+function weigh(
+  action: Action,
+  text: string,
+  tokens: Token[],
+  screen: Screen,
+  mentioned: ReadonlySet<string>,
+): Weighed {
   const triggers = triggersOf(action.name, action.description);
   const own = wordsOf(action.name).map(stem);
   const stems = new Set(tokens.map((t) => t.stem));
@@ -123,6 +147,9 @@ function weigh(action: Action, text: string, tokens: Token[], screen: Screen): W
   }
   input = completeItem(action, input, tokens, screen);
   score += Object.keys(input).length;
+  // A value the words name that this action cannot take ("bob" for a label-only filter) counts against it.
+  const taken = new Set(Object.values(input).map((v) => String(v).toLowerCase()));
+  for (const value of mentioned) if (!taken.has(value)) score -= 2;
   for (const key of requiredOf(action.schema)) if (!(key in input)) score -= 3;
   return { action, score: evidence ? score : 0, input, at };
 }
@@ -143,8 +170,9 @@ export function intendedCall(
   const tokens = tokenize(text).slice(0, MAX_TOKENS);
   if (tokens.length === 0) return undefined;
   let best: Weighed | undefined;
+  const mentioned = mentionedValues(actions, tokens, screen);
   for (const action of actions) {
-    const w = weigh(action, text, tokens, screen);
+    const w = weigh(action, text, tokens, screen, mentioned);
     if (!best || w.score > best.score) best = w;
   }
   return best && best.score >= THRESHOLD

@@ -49,7 +49,7 @@ function offeredActions(options: LanguageModelV3CallOptions, facts?: ContextFact
 }
 
 const SCREEN =
-  /\b(?:what(?:'s| is| do you see| can you see)?\b.*\b(?:screen|page|here|see|showing|shown|open)|describe\b.*\b(?:screen|page|view)|where am i|look at (?:the )?(?:screen|page))\b/i;
+  /\b(?:what(?:'s| is| do you see| can you see)?\b.*\b(?:screen|page|here|see|showing|shown|open)|describe\b.*\b(?:screen|page|view)|where am i|look at (?:the )?(?:screen|page))\b|^how many\b/i;
 const HELP =
   /^(?:\?+|commands|menu|options|what (?:can|could|should) (?:you|i) (?:do|say|ask|type)(?: here| for me)?|how (?:does|do) (?:this|it|you) work|what are (?:your|the) (?:commands|options))\?*$/i;
 const GREETING = /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|howdy)\b/i;
@@ -140,9 +140,17 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
       : undefined;
     // The verb said first wins: in "give the saved filters issue to chen" the name
     // `filter_issues` is part of a title, and "give" is the request.
+    const first = named[0]?.at ?? 0;
     const earlier = intended && intended.at >= 0 && named.length === 1 &&
-      intended.name !== named[0].name && intended.at < (named[0].at ?? 0);
-    if (earlier) named = [intended];
+      intended.name !== named[0].name && intended.at < first;
+    if (earlier) {
+      // "close issue 42 and select issue 7": a request of its own before the named one.
+      const head = scanned.slice(0, first);
+      const before = /(?:\b(?:and|then|also)|[,;.])\s*$/i.test(head)
+        ? intendedCall(head, actions, screen)
+        : undefined;
+      named = before ? [before, ...named] : [intended];
+    }
     if (answer !== undefined) text = answer;
     else if (named.length === 0) {
       if (intended) named = [intended];

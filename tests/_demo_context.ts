@@ -1,0 +1,79 @@
+/**
+ * The host context the demo sends (issue 42 selected, the default filters),
+ * built from the demo's own actions (the markup in demo/index.html and
+ * demo/actions.ts) and seed data, rendered by the runtime's own renderer; and
+ * the tools the model is offered with it. For the offline model's phrasing
+ * table and its benchmark.
+ *
+ * @module
+ */
+import { readFile } from "node:fs/promises";
+import { jsonSchema, tool, type ToolSet } from "ai";
+import type { HostContext } from "../protocol/mod.ts";
+import { renderHostContext } from "../server/turn/prompt.ts";
+import { SDK_ACTIONS } from "../demo/actions.ts";
+import { seedIssues } from "../demo/data.ts";
+
+const html = await readFile(new URL("../demo/index.html", import.meta.url), "utf8");
+const MARKUP = /<tether-action name="(\w+)"[^>]*?description="([^"]*)"\s+parameters='([^']*)'/g;
+const declared = [
+  ...[...html.matchAll(MARKUP)].map((m) => ({
+    name: m[1],
+    description: m[2],
+    parameters: JSON.parse(m[3]),
+  })),
+  ...Object.entries(SDK_ACTIONS).map(([name, a]) => ({ name, ...a })),
+];
+
+/** The demo's actions as the model is offered them, plus the runtime's own `look_at_screen`. */
+export const tools: ToolSet = {};
+for (const a of declared) {
+  tools[a.name] = tool({ description: a.description, inputSchema: jsonSchema(a.parameters) });
+}
+// The runtime offers this one on every turn; without a screenshot it must never be chosen or suggested.
+tools.look_at_screen = tool({
+  description: "Look at the latest screenshot of the page.",
+  inputSchema: jsonSchema({ type: "object", properties: {} }),
+  execute: () => "No screenshot is available.",
+});
+
+const issues = seedIssues();
+const visible = issues.filter((i) => i.state === "open").sort((a, b) => b.number - a.number);
+const summary = (i: (typeof issues)[number]) => ({
+  number: i.number,
+  title: i.title,
+  state: i.state,
+  labels: i.labels,
+  assignee: i.assignee,
+});
+const selected = issues.find((i) => i.number === 42)!;
+// What demo/assistant.ts sends with issue 42 selected.
+const context: HostContext = {
+  version: 1,
+  host: { name: "acme-tracker", kind: "browser", version: "1.0" },
+  view: {
+    name: "issues",
+    description: "The issue list with its filters and the selected issue's details.",
+    data: {
+      shown: `${visible.length} of ${issues.length} issues`,
+      issues: visible.map(summary),
+      selected_issue: { ...summary(selected), body: selected.body, comments: selected.comments },
+    },
+    state: {
+      page: "list",
+      filter: { label: null, state: "open", assignee: null, query: "" },
+      selected: 42,
+    },
+  },
+  navigation: [
+    { name: "issues", description: "The issue list with filters" },
+    { name: "new issue", description: "The form to file a new issue" },
+  ],
+  actions: declared.map((a) => ({
+    name: a.name,
+    description: a.description,
+    parameters: a.parameters,
+  })),
+} as HostContext;
+/** The rendered `<host_context>` block a user message starts with. */
+export const block = renderHostContext(context);
