@@ -19,6 +19,7 @@ export const realClock: HoldClock = {
   now: () => Date.now(),
   sleep: (ms, signal) =>
     new Promise<void>((resolve) => {
+      if (signal?.aborted) return resolve();
       const t = setTimeout(done, ms);
       function done() {
         clearTimeout(t);

@@ -54,13 +54,25 @@ export class HoldWatcher {
   #o: HoldWatcherOptions;
   #watching = new Map<string, Promise<void>>();
   #stop = new AbortController();
+  #rescan: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: HoldWatcherOptions) {
     this.#o = options;
   }
 
-  /** Watches every hold found in the store (those a previous run left). */
+  /** Watches every hold found in the store (those a previous run left), and looks again now and then. */
   async start(): Promise<void> {
+    await this.rescan();
+    // A process that died leaves its holds to the others sharing the store.
+    this.#rescan = setInterval(
+      () => void this.rescan().catch(() => {}),
+      Math.max(30_000, this.#o.pollMs * 15),
+    );
+  }
+
+  /** Watches the stored holds this process is not watching yet. */
+  async rescan(): Promise<void> {
+    if (this.#stop.signal.aborted) return;
     const found = await this.#o.store.list<HoldRecord>(PREFIX, { limit: 10_000 });
     for (const e of found) this.#watch(e.value);
   }
@@ -81,12 +93,13 @@ export class HoldWatcher {
 
   /** Stops polling (holds stay in the store for the next start) and waits for the loops. */
   async stop(): Promise<void> {
+    clearInterval(this.#rescan);
     this.#stop.abort();
     await Promise.allSettled([...this.#watching.values()]);
   }
 
   #watch(hold: HoldRecord): void {
-    if (this.#watching.has(hold.request_id)) return;
+    if (this.#watching.has(hold.request_id) || this.#stop.signal.aborted) return;
     const run = this.#run(hold).catch((error) =>
       this.#o.logger.error("an approval hold failed", { request_id: hold.request_id, error })
     ).finally(() => this.#watching.delete(hold.request_id));

@@ -34,6 +34,7 @@ export function manualClock(start = Date.now()): ManualClock {
           waiting.delete(wake);
           resolve();
         };
+        if (signal?.aborted) return resolve();
         waiting.add(wake);
         signal?.addEventListener("abort", wake, { once: true });
       }),
