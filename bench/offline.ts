@@ -51,7 +51,10 @@ export async function benchOffline(): Promise<void> {
   );
   const rows: (string | number)[][] = [];
   const short = REQUESTS.map(options);
-  const times = await timeIt(4_000, (i) => model.doGenerate(short[Math.abs(i) % short.length]));
+  const times = await timeIt(
+    4_000,
+    async (i) => await model.doGenerate(short[Math.abs(i) % short.length]),
+  );
   rows.push([
     `short requests (${REQUESTS.length} in rotation)`,
     ms(percentile(times, 50)),
@@ -61,7 +64,7 @@ export async function benchOffline(): Promise<void> {
     const long = options(
       ("close issue 42 and then " + "some words ".repeat(chars / 11)).slice(0, chars),
     );
-    const t = await timeIt(200, () => model.doGenerate(long), 20);
+    const t = await timeIt(200, async () => await model.doGenerate(long), 20);
     rows.push([
       `a ${chars.toLocaleString("en")}-character message`,
       ms(percentile(t, 50)),
