@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { DEFAULT_LIMITS } from "./config.ts";
 import { harness, ISSUE_CONTEXT } from "./testing/harness.ts";
 import { scriptedModel } from "./testing/scripted_model.ts";
 import type { BackendTool } from "./tools/backend_tool.ts";
@@ -30,12 +31,10 @@ test("a request's config cannot raise the limits", async () => {
     model,
     backendTools: [count],
     limits: {
+      ...DEFAULT_LIMITS,
       maxModelRequests: 2,
-      maxToolCalls: 16,
-      toolTimeoutMs: 30_000,
       maxBodyBytes: 1 << 20,
       eventLogSize: 100,
-      leaseTtlMs: 10_000,
     },
   });
   const res = await h.chat({
