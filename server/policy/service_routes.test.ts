@@ -104,3 +104,26 @@ test("an approval request is readable only with the key that opened it (404 for 
   assert.equal((await get(A, "no-such-request")).status, 404);
   await h.close();
 });
+
+test("with Zentinelle as the backend, Tether's own policy service and inbox are off (404)", async () => {
+  const h = harness({
+    gate: {
+      backend: "zentinelle",
+      zentinelleUrl: "http://127.0.0.1:9",
+      zentinelleKey: "sk_agent_x_0123456789",
+      agentKeys: { [A]: "agent-a" },
+    },
+    access: { adminToken: "admin-token-0123456789" } as never,
+  });
+  const evaluate = await h.call("POST", "/api/zentinelle/v1/evaluate", {
+    action: "tool_call",
+    context,
+  }, { "x-zentinelle-key": A });
+  assert.equal(evaluate.status, 404);
+  const inbox = await h.call("GET", "/api/approvals", undefined, {
+    authorization: "Bearer admin-token-0123456789",
+  });
+  assert.equal(inbox.status, 404);
+  assert.match(inbox.body.error.message, /Zentinelle/);
+  await h.close();
+});
