@@ -277,16 +277,20 @@ export function applyEvent(state: HostState, [name, payload]: StateEvent): HostS
       };
     case "action:end":
       return {
-        ...patchCall(state, payload.call.call_id, {
-          status: payload.outcome === "success"
-            ? "completed"
-            : payload.outcome === "declined"
-            ? "cancelled"
-            : isUnknownOutcome(payload.result)
-            ? "unknown"
-            : "failed",
-          output: payload.result,
-          ...(payload.outcome === "declined" ? { declined: true } : {}),
+        ...patchCall(state, payload.call.call_id, (c) => {
+          const { waitingFor: _, ...rest } = c;
+          return {
+            ...rest,
+            status: payload.outcome === "success"
+              ? "completed"
+              : payload.outcome === "declined"
+              ? "cancelled"
+              : isUnknownOutcome(payload.result)
+              ? "unknown"
+              : "failed",
+            output: payload.result,
+            ...(payload.outcome === "declined" ? { declined: true } : {}),
+          };
         }),
         pending: null,
       };
