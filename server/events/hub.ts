@@ -10,6 +10,13 @@
  * session's lease publishes its events, and it takes the next sequence number
  * from the shared log when it takes the lease (`resync`).
  *
+ * A number reaches a client only once it is safe after a crash: the hub
+ * reserves numbers in blocks of {@linkcode SEQ_BLOCK} with one durable write
+ * (`["event_seq_reserved", id]`) before handing any of them out, and a process
+ * that (re)loads a session continues after the highest reservation. A crash
+ * leaves a gap in the numbers, never a number used twice. The memory store
+ * dies with its process, so it reserves nothing.
+ *
  * @module
  */
 import type { Store } from "../kv/store.ts";
@@ -34,6 +41,11 @@ interface Wire {
 
 const pad = (seq: number) => seq.toString().padStart(12, "0");
 
+/** Event numbers reserved per durable write: one store commit per this many events. */
+export const SEQ_BLOCK = 64;
+
+const reservedKey = (sessionId: string) => ["event_seq_reserved", sessionId];
+
 /**
  * Publishes, logs and fans out session events.
  *
@@ -52,6 +64,11 @@ export class EventHub {
   #shared: boolean;
   #listeners = new Map<string, Set<EventListener>>();
   #seq = new Map<string, Promise<number>>();
+  // The highest number this process reserved durably, per session.
+  #reserved = new Map<string, number>();
+  // The last number this process handed out, per session (survives `resync`).
+  #used = new Map<string, number>();
+  #durable: boolean;
   #pending = new Map<string, SessionEvent[]>();
   #writes = new Map<string, Promise<void>>();
   #sends = new Map<string, Promise<void>>();
@@ -62,6 +79,7 @@ export class EventHub {
     this.#store = store;
     this.#logSize = logSize;
     this.#shared = shared;
+    this.#durable = store.name !== "memory";
   }
 
   /** Starts receiving other processes' events (shared stores only). */
@@ -153,9 +171,14 @@ export class EventHub {
    */
   async forget(sessionId: string): Promise<void> {
     await this.flush(sessionId);
-    const last = await this.lastSeq(sessionId);
+    // Numbers reserved but never used count too: a client may hold none of them, but a crash
+    // before this point could have.
+    const last = Math.max(await this.lastSeq(sessionId), this.#reserved.get(sessionId) ?? 0);
     this.#seq.delete(sessionId);
+    this.#reserved.delete(sessionId);
+    this.#used.delete(sessionId);
     await this.#store.set(["event_seq", sessionId], last, { expireIn: 7 * 24 * 3600_000 });
+    if (this.#durable) await this.#store.delete(reservedKey(sessionId));
     const entries = await this.#store.list(["event", sessionId]);
     await Promise.all(entries.map((e) => this.#store.delete(e.key)));
   }
@@ -171,17 +194,36 @@ export class EventHub {
   }
 
   #next(sessionId: string): Promise<number> {
-    const next = (this.#seq.get(sessionId) ?? this.#loadSeq(sessionId)).then((n) => n + 1);
+    const next = (this.#seq.get(sessionId) ?? this.#loadSeq(sessionId)).then(async (n) => {
+      const seq = n + 1;
+      if (this.#durable && seq > (this.#reserved.get(sessionId) ?? 0)) {
+        // Durable before any client sees `seq`: a restart continues after the whole block.
+        const limit = seq + SEQ_BLOCK - 1;
+        await this.#store.set(reservedKey(sessionId), limit);
+        this.#reserved.set(sessionId, limit);
+      }
+      this.#used.set(sessionId, seq);
+      return seq;
+    });
     this.#seq.set(sessionId, next);
     return next;
   }
 
   async #loadSeq(sessionId: string): Promise<number> {
-    const [last, kept] = await Promise.all([
+    const [last, kept, reserved] = await Promise.all([
       this.#store.list<SessionEvent>(["event", sessionId], { reverse: true, limit: 1 }),
       this.#store.get<number>(["event_seq", sessionId]),
+      this.#durable ? this.#store.get<number>(reservedKey(sessionId)) : null,
     ]);
-    return Math.max(last[0]?.value.payload.seq ?? 0, kept?.value ?? 0);
+    const logged = Math.max(last[0]?.value.payload.seq ?? 0, kept?.value ?? 0);
+    const mine = this.#reserved.get(sessionId);
+    const used = this.#used.get(sessionId);
+    // Our own block, untouched by any other process since: keep numbering inside it.
+    if (mine !== undefined && used !== undefined && reserved?.value === mine) {
+      return Math.max(logged, used);
+    }
+    this.#reserved.delete(sessionId);
+    return Math.max(logged, reserved?.value ?? 0);
   }
 
   /** Queues an event for the log; events queued while a write runs go out together in one commit. */

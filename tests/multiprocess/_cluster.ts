@@ -41,14 +41,19 @@ process.on("exit", () => {
 
 /**
  * Starts one runtime process with `env` added to this process's environment; resolves once it listens.
+ * `entry` is the script to run (default `_process.ts`); it prints the same JSON line.
  *
  * @example
  * ```ts
  * const a = await startProcess("A", { STORE__URL: url, TEST_STORE_NAMESPACE: ns, TEST_SCRIPT: "pend" });
  * ```
  */
-export function startProcess(name: string, env: Record<string, string>): Promise<Proc> {
-  const child = spawn(process.execPath, ["--import", "tsx", ENTRY], {
+export function startProcess(
+  name: string,
+  env: Record<string, string>,
+  entry: string = ENTRY,
+): Promise<Proc> {
+  const child = spawn(process.execPath, ["--import", "tsx", entry], {
     cwd: ROOT,
     env: { ...process.env, ...env, TEST_NAME: name },
     stdio: ["pipe", "pipe", "pipe"],
