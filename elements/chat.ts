@@ -28,7 +28,7 @@ import { type ConfirmRequest, publishChat, withdrawChat } from "./_registry.ts";
 import { chatStyles } from "./chat.styles.ts";
 import { TetherCard } from "./card.ts";
 import { TetherConfirm } from "./confirm.ts";
-import { TetherSendEvent, TetherStopEvent } from "./events.ts";
+import { type TetherDecisionEvent, TetherSendEvent, TetherStopEvent } from "./events.ts";
 import { HostController } from "./host_controller.ts";
 
 /**
@@ -282,9 +282,12 @@ export class TetherChat extends LitElement {
       // Its buttons exist once its own first render is done.
       void (open as LitElement).updateComplete.then(() => open.focus());
     } else if (this.#refocus && !open) {
-      // The user answered a confirmation (its buttons are gone): back to the composer.
+      // The user answered a confirmation (its buttons are gone): back to the composer,
+      // unless the focus went somewhere else on the page meanwhile.
       this.#refocus = false;
-      this.#input?.focus();
+      if (this.matches(":focus-within") || document.activeElement === document.body) {
+        this.#input?.focus();
+      }
     }
     // Give the composer its focus back when a confirmation the user answered has gone.
     if (this.#wasLocked && !locked && this.matches(":focus-within")) this.#input?.focus();
@@ -324,7 +327,7 @@ export class TetherChat extends LitElement {
     return html`
       <section part="panel" class="panel" aria-labelledby="heading"
         @keydown=${(e: KeyboardEvent) => e.key === "Escape" && this.#busy && this.stop()}
-        @tether-decision=${() => (this.#refocus = true)}>
+        @tether-decision=${(e: TetherDecisionEvent) => (this.#refocus = e.decision !== "expire")}>
             ${renderHeader(this.heading, state?.connection, !!this.host)}
             <div part="log" class="log" role="log" aria-live="polite" aria-busy=${state?.running
               ? "true"
