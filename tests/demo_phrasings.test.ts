@@ -20,7 +20,7 @@ const TABLE: [string, Expected][] = [
   ["close issue 42", ["change_status", { number: 42, status: "closed" }]],
   ["reopen issue 42", ["change_status", { number: 42, status: "open" }]],
   ["help", /I can:\n- select an issue in the list/],
-  ["what is on screen?", /issues view.*#67 Changelog page for 3\.2/],
+  ["what is on screen?", /issues view[\s\S]*\n- Issues: #67 Changelog page for 3\.2/],
   ["show me the issues assigned to alice", ["filter_issues", { assignee: "alice" }]],
   ["open the issue about login", ["open_issue", { number: 42 }]],
   ["show only bugs", ["show_only", { label: "bug" }]],

@@ -58,26 +58,29 @@ function dataLine(name: string, value: unknown): string | undefined {
  */
 export function describeScreen(facts: ContextFacts | undefined): string {
   if (!facts) return "I do not know what this page shows: it sent no description of itself.";
-  const out: string[] = [];
+  const head: string[] = [];
   if (facts.view !== undefined) {
-    out.push(
+    head.push(
       facts.description
         ? `You are on the ${facts.view} view: ${sentence(truncate(facts.description, 200))}`
         : `You are on the ${facts.view} view.`,
     );
   }
+  // One fact per line (a Markdown list), so a long list of items stays readable in a chat.
+  const lines: string[] = [];
   for (const d of facts.data.slice(0, 8)) {
     const line = dataLine(d.name, d.value);
-    if (line) out.push(capital(sentence(line)));
-    else if (d.count !== undefined) out.push(`${capital(words(d.name))}: ${d.count}.`);
+    if (line) lines.push(`- ${capital(sentence(line))}`);
+    else if (d.count !== undefined) lines.push(`- ${capital(words(d.name))}: ${d.count}.`);
   }
+  if (head.length === 0 && lines.length === 0 && facts.firstLine !== "") {
+    head.push(`The page describes itself as "${facts.firstLine}".`);
+  }
+  const out = [head.join(" "), lines.join("\n")].filter(Boolean);
   if (facts.navigation.length > 0) {
     out.push(`You can also go to ${facts.navigation.slice(0, 8).join(", ")}.`);
   }
-  if (out.length === 0 && facts.firstLine !== "") {
-    out.push(`The page describes itself as "${facts.firstLine}".`);
-  }
-  return out.join(" ");
+  return out.join("\n\n");
 }
 
 /** A request that uses the action, with a made-up but valid example argument. */
@@ -103,7 +106,9 @@ function tries(actions: readonly Action[], items: readonly Item[]): string[] {
   for (const a of actions) {
     const verb = wordsOf(a.name)[0];
     if (verbs.has(verb) || /^(?:delete|remove|destroy|drop)$/.test(verb)) continue;
-    const e = example(a, items);
+    const e = (a.schema as { required?: unknown[] })?.required?.length
+      ? example(a, items)
+      : undefined;
     if (e) {
       out.push(e);
       verbs.add(verb);
@@ -128,13 +133,13 @@ export function helpText(
 ): string {
   const where = facts?.view ? ` on the ${facts.view} view` : "";
   if (actions.length === 0) {
-    return `I can tell you what is on screen${where}, but this page offers me nothing to do right now. Ask "what is on screen?".`;
+    return `I can tell you what is on screen${where}, but this page offers me nothing to do right now. Ask “what is on screen?”.`;
   }
   const can = actions.slice(0, 12).map((a) =>
     `- ${a.description ? lower(firstSentence(a.description)) : words(a.name)}`
   );
   const t = tries(actions, items);
-  const tryLine = t.length ? `\n\nTry ${t.join(", ")}, or ask "what is on screen?".` : "";
+  const tryLine = t.length ? `\n\nTry ${t.join(", ")}, or ask “what is on screen?”.` : "";
   return `I am the offline assistant: I understand short requests about this page. Here${where} I can:\n${
     can.join("\n")
   }${tryLine}`;
@@ -151,7 +156,7 @@ export function helpText(
 export function notUnderstood(actions: readonly Action[], items: readonly Item[]): string {
   const t = tries(actions, items);
   return `I did not understand that; I am the offline assistant and know only short requests about this page. ${
-    t.length ? `Try ${t.join(", ")}, or ask for "help".` : `Ask for "help".`
+    t.length ? `Try ${t.join(", ")}, or ask for “help”.` : `Ask for “help”.`
   }`;
 }
 

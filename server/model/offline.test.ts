@@ -221,7 +221,7 @@ test("a context rendered as key: value lines is summarised too", async () => {
   const lines =
     `<host_context>\nview: board\ndescription: Cards by column\ndata.cards: [1, 2, 3]\n</host_context>\nwhat is on the page?`;
   const result = await generateText({ model: offlineModel(), prompt: lines, tools });
-  assert.match(result.text, /board view: Cards by column\. Cards: 3\./);
+  assert.match(result.text, /board view: Cards by column\.\n\n- Cards: 3\./);
 });
 
 test("without a context a greeting says what it is and what it can do, in words", async () => {
