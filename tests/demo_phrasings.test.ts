@@ -75,6 +75,10 @@ const TABLE: [string, Expected][] = [
   ["hi", /^Hello! /],
   ["thanks", /welcome/],
   ["how many issues are there?", /Shown: 14 of 18 issues/],
+  [
+    "open the issue about unicorns",
+    /^Which issue do you mean\? Tell me its number, e\.g\. “open issue 67”/,
+  ],
   ["what do you see?", /Selected issue: #42 Fix login redirect loop/],
   ["look at the screen", /You are on the issues view/],
   ["make me a sandwich", /I did not understand that.*Try “select issue 67”/],

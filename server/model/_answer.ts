@@ -202,7 +202,13 @@ export function reportResults(results: readonly Outcome[]): string {
     if (UNKNOWN.test(text)) {
       return `I cannot tell whether ${name} took effect; check the page before trying again.`;
     }
-    const reason = text.replace(/\s*Fix them and call again\.?$/, "") || "no reason given";
+    // The layers a failure passed through each add a prefix; the reason is what is left.
+    const reason = text.replace(/\s*Fix them and call again\.?$/, "")
+      .replace(
+        /^(?:the action failed:\s*)?(?:invalid arguments for \S+:\s*|\S+ failed:\s*)?/i,
+        "",
+      ) ||
+      "no reason given";
     return sentence(`I could not ${name}: ${reason.replace(/\.+$/, "")}`);
   });
   // Saying so, instead of calling again, is what keeps a failing call from looping.

@@ -77,6 +77,23 @@ export function completeItem(
   return number === undefined ? args : { ...args, [key]: number };
 }
 
+/**
+ * The required item-number argument a call still lacks (the words named no
+ * number, no title and nothing selected), if any: the planner asks which one
+ * instead of making a call the runtime would refuse.
+ *
+ * @example
+ * ```ts
+ * missingItem(openIssue, {}); // "number"
+ * ```
+ */
+export function missingItem(action: Action, input: Record<string, unknown>): string | undefined {
+  const required = requiredOf(action.schema);
+  return propertiesOf(action.schema).find(([k, p]) =>
+    required.includes(k) && !(k in input) && isItemKey(k, p)
+  )?.[0];
+}
+
 interface Weighed {
   action: Action;
   score: number;

@@ -11,7 +11,7 @@ import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { describeScreen, helpText, notUnderstood, reportResults } from "./_answer.ts";
 import { fillArguments } from "./_args.ts";
 import { type ContextFacts, readContext } from "./_context.ts";
-import { intendedCall, type Screen } from "./_intent.ts";
+import { intendedCall, missingItem, type Screen } from "./_intent.ts";
 import { itemsOf, selectedOf } from "./_items.ts";
 import { type Action, type NamedCall, namedCalls } from "./_match.ts";
 import { readPrompt } from "./_prompt.ts";
@@ -71,6 +71,16 @@ function plainAnswer(
   }
   if (THANKS.test(t) && short) return "You're welcome.";
   return undefined;
+}
+
+function whichOne(name: string, facts: ContextFacts | undefined, screen: Screen): string {
+  // The data entry that lists the items names their kind: "issues" → "issue".
+  const list = facts?.data.find((d) => Array.isArray(d.value) && d.count);
+  const kind = list ? stem(wordsOf(list.name).at(-1) ?? "one") : "one";
+  const example = screen.items[0]
+    ? `, e.g. “${wordsOf(name).join(" ")} ${screen.items[0].number}”`
+    : "";
+  return `Which ${kind} do you mean? Tell me its number${example}, or words from its title.`;
 }
 
 function fallback(
@@ -157,6 +167,15 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
       else named = forcedCall(options, actions, scanned);
       if (named.length === 0) text = fallback(scanned, actions, facts, screen);
     }
+  }
+  const unclear = named.find((c) => {
+    const action = actions.find((a) => a.name === c.name);
+    return action && missingItem(action, c.input) !== undefined;
+  });
+  if (unclear && prompt.results.length === 0) {
+    // A call without its item would only come back refused: ask which one instead.
+    text = whichOne(unclear.name, facts, screen);
+    named = [];
   }
   if (named.length > 0) {
     const calls = named.map((c, i) => ({

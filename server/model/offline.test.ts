@@ -92,13 +92,26 @@ test("quoted text and enum words fill the label", async () => {
   assert.deepEqual(callsOf(curly), [["filter", { label: "feature" }]]);
 });
 
-test("a required argument that cannot be filled is left out and the action still called", async () => {
+test("a request that does not say which item asks which one instead of calling", async () => {
   const result = await generateText({
     model: offlineModel(),
-    prompt: "select issue, any of them",
+    prompt: block + "select issue, any of them",
     tools,
   });
-  assert.deepEqual(callsOf(result), [["select_issue", {}]]);
+  assert.deepEqual(callsOf(result), []);
+  assert.equal(
+    result.text,
+    "Which issue do you mean? Tell me its number, e.g. “select issue 42”, or words from its title.",
+  );
+});
+
+test("another required argument that cannot be filled is left out and the action still called", async () => {
+  const result = await generateText({
+    model: offlineModel(),
+    prompt: block + "set title 5",
+    tools,
+  });
+  assert.deepEqual(callsOf(result), [["set_title", { number: 5 }]]);
 });
 
 test("words inside quotes never name an action", async () => {
@@ -330,4 +343,16 @@ test("a host's decline is said as a cancel, not as a failure to retry", async ()
     tools,
   });
   assert.equal(result.text, "You cancelled select issue; nothing was changed.");
+});
+
+test("a failure's reason is said once, without the prefixes the layers added", async () => {
+  const result = await generateText({
+    model: offlineModel(),
+    messages: afterCall({
+      type: "error-text",
+      value: "The action failed: select_issue failed: there is no issue #999",
+    }),
+    tools,
+  });
+  assert.match(result.text, /^I could not select issue: there is no issue #999\. /);
 });
