@@ -24,6 +24,7 @@ import { kindOf } from "./kinds/mod.ts";
 import { type Emit, toolCallEvent, toolErrorEvent } from "./events.ts";
 import { cacheBreakpoint, type ModelCall, sdkTools, stripProse, withLive } from "./_messages.ts";
 import { TurnError } from "./errors.ts";
+import { callRecord, recordCutStep } from "./call_record.ts";
 
 /** Token usage of a run. */
 export type Usage = {
@@ -72,6 +73,9 @@ export type RunOutcome =
   | { kind: "pending"; pending: PendingAction }
   | { kind: "hold" };
 
+const toolCallLimit = (limits: Limits) =>
+  new TurnError("usage_limit", `The turn reached its limit of ${limits.maxToolCalls} tool calls.`);
+
 /**
  * Runs model steps until the turn ends with text, a pending host call or a hold.
  * Throws a `TurnError` for budgets, invalid decisions and provider failures.
@@ -114,6 +118,9 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
     let finished: { response: { messages: ModelMessage[] }; usage: LanguageModelUsage } | null =
       null;
     const modelSpan = ctx.trace?.model(ctx.model.modelId);
+    // Ends this model request alone (the turn's signal ends them all): past the tool-call
+    // limit nothing the model still streams can be used, so it is not read any further.
+    const request = new AbortController();
     const result = streamText({
       model: ctx.model,
       messages: [
@@ -122,7 +129,7 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
         ...withLive(assistant.steps, live),
       ],
       tools,
-      abortSignal: ctx.signal,
+      abortSignal: AbortSignal.any([ctx.signal, request.signal]),
       maxRetries: 0,
       // The only system message is our own stable prompt (it carries the cache breakpoint).
       allowSystemInMessages: true,
@@ -150,11 +157,20 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
         }
       } else if (part.type === "tool-call") {
         calls.push(part as ModelCall);
+        if (toolCalls + calls.length > limits.maxToolCalls) {
+          request.abort();
+          break;
+        }
       } else if (part.type === "error") {
         throw part.error;
       } else if (part.type === "abort") {
         throw Object.assign(new Error("The turn was cancelled."), { name: "AbortError" });
       }
+    }
+    if (request.signal.aborted) {
+      // Cut off past the limit: the calls read so far are recorded (and end cancelled), none runs.
+      recordCutStep(assistant, text, calls, ctx, silent);
+      throw toolCallLimit(limits);
     }
     // onFinish runs before the stream closes; the promises are the fallback should it not have.
     const { response, usage } = finished ??
@@ -178,14 +194,7 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
       return silent ? { kind: "hold" } : { kind: "final" };
     }
 
-    const records = calls.map((c): CallRecord => ({
-      call_id: c.toolCallId,
-      tool_name: c.toolName,
-      category: ctx.tools.get(c.toolName)?.category ?? "backend",
-      arguments: (c.input && typeof c.input === "object" ? c.input : {}) as Record<string, unknown>,
-      step,
-      status: "running",
-    }));
+    const records = calls.map((c) => callRecord(c, ctx, step));
     assistant.calls.push(...records);
 
     if (silent) {
@@ -198,12 +207,7 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
     const toRun: CallRecord[] = [];
     for (const [i, call] of records.entries()) {
       if (call.status !== "running") continue;
-      if (++toolCalls > limits.maxToolCalls) {
-        throw new TurnError(
-          "usage_limit",
-          `The turn reached its limit of ${limits.maxToolCalls} tool calls.`,
-        );
-      }
+      if (++toolCalls > limits.maxToolCalls) throw toolCallLimit(limits);
       const tool = ctx.tools.get(call.tool_name);
       const asked = performance.timeOrigin + performance.now();
       const admission = await admit(ctx, call, tool, calls[i]);

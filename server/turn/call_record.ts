@@ -1,0 +1,58 @@
+/**
+ * Call records and the step of a model request as the turn stores them.
+ *
+ * @module
+ */
+import type { ModelMessage } from "ai";
+import type { CallRecord } from "../session/records.ts";
+import type { ModelCall } from "./_messages.ts";
+import type { RunContext } from "./run.ts";
+
+/**
+ * The step of a model request cut off at the tool-call limit, as far as it was read.
+ *
+ * @example
+ * ```ts
+ * recordCutStep(assistant, text, calls, ctx, false);
+ * ```
+ */
+export function recordCutStep(
+  assistant: RunContext["assistant"],
+  text: string,
+  calls: ModelCall[],
+  ctx: RunContext,
+  silent: boolean,
+): void {
+  const content = [
+    ...(text && !silent ? [{ type: "text" as const, text }] : []),
+    ...calls.map((c) => ({
+      type: "tool-call" as const,
+      toolCallId: c.toolCallId,
+      toolName: c.toolName,
+      input: c.input,
+    })),
+  ];
+  assistant.steps.push({ role: "assistant", content } as ModelMessage);
+  if (!silent) assistant.text += text;
+  const step = assistant.steps.length - 1;
+  assistant.calls.push(...calls.map((c) => callRecord(c, ctx, step)));
+}
+
+/**
+ * The record of a call the model made, running until it ends.
+ *
+ * @example
+ * ```ts
+ * assistant.calls.push(callRecord(call, ctx, step));
+ * ```
+ */
+export function callRecord(c: ModelCall, ctx: RunContext, step: number): CallRecord {
+  return {
+    call_id: c.toolCallId,
+    tool_name: c.toolName,
+    category: ctx.tools.get(c.toolName)?.category ?? "backend",
+    arguments: (c.input && typeof c.input === "object" ? c.input : {}) as Record<string, unknown>,
+    step,
+    status: "running",
+  };
+}
