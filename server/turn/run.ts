@@ -134,6 +134,9 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
       // The only system message is our own stable prompt (it carries the cache breakpoint).
       allowSystemInMessages: true,
       onFinish: (event) => void (finished = event),
+      // The SDK's default prints the error (and a provider's response body, keys included) to
+      // the console; the turn handles it through the stream and logs only through the logger.
+      onError: () => {},
     });
     const calls: ModelCall[] = [];
     let text = "";

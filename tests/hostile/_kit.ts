@@ -1,0 +1,163 @@
+// deno-lint-ignore-file no-explicit-any -- wire payloads are read field by field
+/**
+ * The hostile-input kit: a real runtime on loopback (node:http with
+ * Socket.IO, memory store, offline model) whose log lines are captured, a
+ * watcher that keeps asking `/health` while an attack runs, and the bounds
+ * every answer is held to.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { runtime, type TestRuntime } from "../../server/transports/_test_kit.ts";
+
+/** Every hostile request is answered within this many milliseconds. */
+export const ANSWER_BOUND_MS = 3_000;
+/** `/health` answers within this many milliseconds while an attack runs. */
+export const HEALTH_BOUND_MS = 2_000;
+
+/** A runtime under attack, with its log lines. */
+export interface Target extends TestRuntime {
+  logs: string[];
+}
+
+/**
+ * Starts a runtime on a free loopback port; `env` adds `SECTION__KEY` settings.
+ *
+ * @example
+ * ```ts
+ * const target = await startTarget({ LIMITS__BODY_TIMEOUT_MS: "1000" });
+ * ```
+ */
+export async function startTarget(env: Record<string, string> = {}): Promise<Target> {
+  const logs: string[] = [];
+  const rt = await runtime({ env, warn: (line) => logs.push(line) });
+  return Object.assign(rt, { logs });
+}
+
+/**
+ * Polls `/health` one request at a time until stopped; resolves with the slowest answer in ms.
+ *
+ * @example
+ * ```ts
+ * const stop = watchHealth(url);
+ * await attack();
+ * assert.ok((await stop()) < HEALTH_BOUND_MS);
+ * ```
+ */
+export function watchHealth(url: string): () => Promise<number> {
+  let running = true;
+  let slowest = 0;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      const res = await fetch(`${url}/health`);
+      await res.body?.cancel();
+      assert.equal(res.status, 200);
+      slowest = Math.max(slowest, performance.now() - started);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+    return slowest;
+  };
+}
+
+/**
+ * Runs `attack` while `/health` is watched; checks both bounds and that the process still answers.
+ * Resolves with what the attack returned.
+ *
+ * @example
+ * ```ts
+ * const res = await underAttack(target, () => postChat(target.url, body));
+ * ```
+ */
+export async function underAttack<T>(target: Target, attack: () => Promise<T>): Promise<T> {
+  const stop = watchHealth(target.url);
+  const started = performance.now();
+  let result: T;
+  try {
+    result = await attack();
+  } finally {
+    const slowest = await stop();
+    assert.ok(slowest < HEALTH_BOUND_MS, `/health took ${slowest.toFixed(0)} ms during the attack`);
+  }
+  const took = performance.now() - started;
+  assert.ok(took < ANSWER_BOUND_MS, `the attack was answered in ${took.toFixed(0)} ms`);
+  return result;
+}
+
+/**
+ * POSTs JSON (or raw text) to a path; resolves with the status and the parsed body.
+ *
+ * @example
+ * ```ts
+ * const { status, body } = await post(url, "/api/chat", { session_id: "s", content: "hi" });
+ * ```
+ */
+export async function post(
+  url: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Left as text: the assertion shows it.
+  }
+  return { status: res.status, body: parsed };
+}
+
+/**
+ * JSON text of `leaf` inside `levels` objects under `key`. Built as text: a
+ * client's own JSON.stringify would overflow its stack on such a value.
+ *
+ * @example
+ * ```ts
+ * nest(3, "a", "1"); // '{"a":{"a":{"a":1}}}'
+ * ```
+ */
+export function nest(levels: number, key: string, leaf: string): string {
+  return `{${JSON.stringify(key)}:`.repeat(levels) + leaf + "}".repeat(levels);
+}
+
+/**
+ * JSON text of `template` with `"@@"` replaced by raw JSON text (a deeply nested part).
+ *
+ * @example
+ * ```ts
+ * splice({ session_id: "s", host_context: "@@" }, nest(5_000, "a", "1"));
+ * ```
+ */
+export function splice(template: unknown, raw: string): string {
+  return JSON.stringify(template).replace('"@@"', raw);
+}
+
+/**
+ * Asserts a refusal: a 4xx whose issues (or message) name `field`.
+ *
+ * @example
+ * ```ts
+ * assertRefused(res, 422, "session_id");
+ * ```
+ */
+export function assertRefused(res: { status: number; body: any }, status: number, field: string) {
+  assert.equal(res.status, status, JSON.stringify(res.body).slice(0, 400));
+  const named = JSON.stringify(res.body?.error ?? res.body);
+  assert.ok(named.includes(field), `the refusal names ${field}: ${named.slice(0, 400)}`);
+}
+
+/** The action of the contract's example, with `parameters` replaced. */
+export const action = (parameters: unknown, name = "check_name") => ({
+  name,
+  description: "An action whose schema comes from a hostile page.",
+  parameters,
+});

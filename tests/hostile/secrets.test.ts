@@ -1,0 +1,48 @@
+/**
+ * Secrets in logs (point 9): a provider that answers 401 with the API key in
+ * its body must not get the key into any log line or console output.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { post, startTarget } from "./_kit.ts";
+
+const KEY = "sk-hostile-0123456789abcdef";
+
+test("a provider's 401 quoting the API key puts the key in no log line", async () => {
+  let asked = 0;
+  const provider = createServer((_req, res) => {
+    asked++;
+    res.writeHead(401, { "content-type": "application/json" });
+    res.end(JSON.stringify({
+      error: { message: `Incorrect API key provided: ${KEY}.`, code: "invalid_api_key" },
+    }));
+  });
+  await new Promise<void>((r) => provider.listen(0, "127.0.0.1", r));
+  const base = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`;
+  const printed: string[] = [];
+  const saved = { error: console.error, warn: console.warn, log: console.log };
+  const capture = (...args: unknown[]) => printed.push(args.map(String).join(" "));
+  Object.assign(console, { error: capture, warn: capture, log: capture });
+  const target = await startTarget({
+    MODEL__DEFAULT: "openai:gpt-4o-mini",
+    OPENAI_API_KEY: KEY,
+    OPENAI_BASE_URL: base,
+  });
+  try {
+    const res = await post(target.url, "/api/chat", { session_id: "secret", content: "hi" });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.error_type, "provider_auth");
+    assert.ok(asked > 0, "the provider was asked");
+    // Logged through the runtime's logger, the key is redacted too.
+    target.engine.options.logger.error(`provider said ${KEY}`);
+    const all = [...printed, ...target.logs, JSON.stringify(res.body)];
+    assert.ok(all.some((line) => line.includes("[redacted]")));
+    for (const line of all) assert.ok(!line.includes(KEY), `the key leaked: ${line.slice(0, 300)}`);
+  } finally {
+    Object.assign(console, saved);
+    await target.close();
+    provider.close();
+  }
+});
