@@ -88,15 +88,18 @@ test("AG-UI input nested 5,000 levels is a 422", async () => {
 test("a Socket.IO payload nested 5,000 levels is refused naming the field; the socket stays usable", async () => {
   const socket = await client(target.url);
   try {
-    const answer = await underAttack(target, () =>
-      socket.ask("assistant_message", {
-        session_id: "deep-sio",
-        content: "hi",
-        host_context: { version: 1, background: nest(5_000, "a", 1) },
-      }));
-    assert.equal(answer.ok, false);
-    assert.equal(answer.error.type, "validation");
-    assert.match(answer.error.message, /host_context\.background/);
+    // Written as a raw Socket.IO packet: socket.io-client's encoder would recurse into the value.
+    const payload = splice({
+      session_id: "deep-sio",
+      content: "hi",
+      host_context: { version: 1, background: "@@" },
+    }, nest(5_000, "a", "1"));
+    const refusal = await underAttack(target, () => {
+      socket.socket.io.engine.write(`2/assistant,["assistant_message",${payload}]`);
+      return socket.until((e) => e.event === "assistant:error");
+    });
+    assert.equal(refusal.payload.type, "validation");
+    assert.match(refusal.payload.message, /host_context\.background.*nested more than 64/);
     const joined = await socket.ask("assistant_join_session", { session_id: "deep-sio" });
     assert.equal(joined.ok, true);
   } finally {
