@@ -6,7 +6,7 @@
  * @module
  */
 import { Hono } from "hono";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { formatIssues, parseMessageBody, SESSION_ID, SESSION_ID_RULE } from "../protocol/mod.ts";
 import { resolveOptions, type RuntimeOptions } from "./config.ts";
 import { Engine } from "./engine.ts";
@@ -19,6 +19,7 @@ import { streamTurn } from "./transports/sse.ts";
 import { corsFor } from "./http/cors.ts";
 import { parseAfter, streamSessionEvents } from "./transports/sse_resume.ts";
 import { runAgui } from "./transports/agui.ts";
+import { integrationRoutes } from "./remote-tools/routes.ts";
 import { registerConfiguredSecrets } from "./secrets.ts";
 import { ConfigError } from "./env.ts";
 import { createPolicy } from "./policy/setup.ts";
@@ -121,8 +122,8 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
 
   // Other agent hosts authenticate with X-Zentinelle-Key, not with Tether's access rules.
   app.route("/api/zentinelle/v1", policyServiceRoutes(async () => (await engine()).policy));
-  app.use("/api/*", corsFor(options.access));
-  app.use("/api/*", async (c, next) => {
+  // The same access rules for the chat API and the integration routes.
+  const guard: MiddlewareHandler<RuntimeEnv> = async (c, next) => {
     const state = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
     if (state && !originAllowed(c.req.header("origin"), options.access.corsOrigins)) {
       throw new TetherError(
@@ -139,7 +140,12 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
     );
     c.set("engine", await engine());
     await next();
-  });
+  };
+  for (const path of ["/api/*", "/v1/*"]) {
+    app.use(path, corsFor(options.access));
+    app.use(path, guard);
+  }
+  app.route("/v1/integrations", integrationRoutes(options));
 
   app.post("/api/chat", async (c) => {
     const raw = await readJson(c.req.raw, options.limits);

@@ -54,6 +54,21 @@ export interface AccessOptions {
   corsOrigins: string[];
   /** With `custom`: resolves the principal of a request, or null to refuse it. */
   authenticate?: Authenticate;
+  /** With `header`: the header naming the caller's workspace (default `x-tether-workspace`). */
+  workspaceHeader: string;
+}
+
+/** Remote tool servers (the generic-rest contract): see the README section "Remote tools". */
+export interface RemoteToolsOptions {
+  /**
+   * `REMOTE_TOOLS__ALLOWED_HOSTS`: host names or IP addresses a base URL may reach even
+   * though they are private, loopback or link-local (comma-separated in the environment).
+   */
+  allowedHosts: string[];
+  /** `REMOTE_TOOLS__TIMEOUT_MS`: milliseconds one request to a tool server may take (default 10,000). */
+  timeoutMs: number;
+  /** `REMOTE_TOOLS__WORKSPACE`: the workspace of `trusted_local` callers (default `default`). */
+  workspace: string;
 }
 
 /**
@@ -83,6 +98,8 @@ export interface RuntimeOptions {
   pageScopes: Record<string, string[]>;
   /** Backend tools registered in code; they run inside the turn. */
   backendTools: BackendTool[];
+  /** Remote tool servers: which private hosts are allowed, the timeout, the local workspace. */
+  remoteTools: RemoteToolsOptions;
   /** A policy hook in code; when given it decides instead of the gate's backend. */
   policy?: PolicyHook;
   /** `POLICY__*`: the policy gate (embedded engine or Zentinelle); see the README's "Policy gate". */
@@ -152,7 +169,14 @@ export function resolveOptions(partial: Partial<RuntimeOptions> = {}): RuntimeOp
       principalHeader: "x-tether-principal",
       rolesHeader: "x-tether-roles",
       corsOrigins: DEFAULT_CORS_ORIGINS,
+      workspaceHeader: "x-tether-workspace",
       ...partial.access,
+    },
+    remoteTools: {
+      allowedHosts: [],
+      timeoutMs: 10_000,
+      workspace: "default",
+      ...partial.remoteTools,
     },
     instructions: partial.instructions,
     env: partial.env ?? {},

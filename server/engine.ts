@@ -29,6 +29,8 @@ import { modelFromSpec } from "./model/mod.ts";
 import { assertBoundedSchemas } from "./tools/bounded_schemas.ts";
 import type { PolicyRuntime } from "./policy/setup.ts";
 import type { Tracer } from "./trace/tracer.ts";
+import { Integrations } from "./remote-tools/integrations.ts";
+import { RemoteTools } from "./remote-tools/remote_tools.ts";
 
 export type { ChatResult, EngineModel, Verdict };
 
@@ -49,6 +51,8 @@ export class Engine {
   readonly screenshots: ScreenshotCache = new ScreenshotCache();
   /** The policy gate (set by `createEngine`; null for an engine built by hand). */
   policy: PolicyRuntime | null = null;
+  /** The registered tool servers (remote tools) of every workspace. */
+  readonly remote: RemoteTools;
   #locks = new KeyedLock();
   #live = new Map<string, LiveTurn>();
   #models = new Map<string, EngineModel>();
@@ -60,6 +64,7 @@ export class Engine {
     this.options = options;
     this.model = model;
     this.repo = new SessionRepo(store);
+    this.remote = new RemoteTools(new Integrations(store), options.remoteTools, options.logger);
     const shared = isShared(store);
     this.hub = new EventHub(store, options.limits.eventLogSize, shared);
     this.#leases = shared ? new SessionLeases(store, options.limits.leaseTtlMs) : null;
@@ -69,6 +74,7 @@ export class Engine {
       screenshots: this.screenshots,
       options,
       live: this.#live,
+      remote: this.remote,
     };
   }
 

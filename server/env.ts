@@ -5,9 +5,9 @@
  */
 import { parseHostContext } from "../protocol/mod.ts";
 import type { HostAction } from "../protocol/mod.ts";
-import type { AccessOptions, Limits, RuntimeOptions } from "./config.ts";
 import { schemaIssues } from "./tools/bounded_schemas.ts";
 import { policyOptionsFromEnv } from "./policy/env.ts";
+import type { AccessOptions, Limits, RemoteToolsOptions, RuntimeOptions } from "./config.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -128,6 +128,9 @@ export function optionsFromEnv(
   }
   if (env.ACCESS__TOKEN) access.token = env.ACCESS__TOKEN;
   if (env.ACCESS__ADMIN_TOKEN) access.adminToken = env.ACCESS__ADMIN_TOKEN;
+  if (env.ACCESS__WORKSPACE_HEADER) {
+    access.workspaceHeader = env.ACCESS__WORKSPACE_HEADER.toLowerCase();
+  }
   if (env.ACCESS__PRINCIPAL_HEADER) {
     access.principalHeader = env.ACCESS__PRINCIPAL_HEADER.toLowerCase();
   }
@@ -142,5 +145,14 @@ export function optionsFromEnv(
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
+  const remote: Partial<RemoteToolsOptions> = {};
+  if (env.REMOTE_TOOLS__ALLOWED_HOSTS) {
+    remote.allowedHosts = env.REMOTE_TOOLS__ALLOWED_HOSTS.split(",").map((s) => s.trim())
+      .filter(Boolean);
+  }
+  const timeout = int(env, "REMOTE_TOOLS__TIMEOUT_MS");
+  if (timeout !== undefined) remote.timeoutMs = timeout;
+  if (env.REMOTE_TOOLS__WORKSPACE) remote.workspace = env.REMOTE_TOOLS__WORKSPACE;
+  if (Object.keys(remote).length) out.remoteTools = remote as RemoteToolsOptions;
   return out;
 }

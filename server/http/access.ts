@@ -83,7 +83,12 @@ export async function authenticate(
         "The host's authenticate function refused this caller.",
       );
     }
-    return { id: principal.id, roles: principal.roles ?? [] };
+    return {
+      id: principal.id,
+      roles: principal.roles ?? [],
+      ...(principal.workspace ? { workspace: principal.workspace } : {}),
+      ...(principal.permissions ? { permissions: principal.permissions } : {}),
+    };
   }
   if (access.mode === "header") {
     const id = headers.get(access.principalHeader)?.trim();
@@ -97,7 +102,8 @@ export async function authenticate(
     const roles = (headers.get(access.rolesHeader) ?? "").split(",").map((r) => r.trim()).filter(
       Boolean,
     );
-    return { id, roles };
+    const workspace = headers.get(access.workspaceHeader)?.trim();
+    return { id, roles, ...(workspace ? { workspace } : {}) };
   }
   const bearer = headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1] ??
     credentials.token;

@@ -9,6 +9,10 @@
 export interface Principal {
   id: string;
   roles: string[];
+  /** The workspace the caller acts in (remote tools' `workspaceId`); from the gateway or `authenticate`. */
+  workspace?: string;
+  /** Permissions handed to remote tool servers (`permissions` of the execution scope). */
+  permissions?: string[];
 }
 
 /**

@@ -8,6 +8,7 @@ import type { ModelMessage } from "ai";
 import type {
   Attachment,
   CallStatus,
+  DisplayCard,
   HostContext,
   PendingKind,
   WaitingFor,
@@ -35,6 +36,8 @@ export interface CallRecord {
   /** Remote tools: the verb, and the integration that offered the tool. */
   verb?: PendingKind["verb"];
   integration_id?: string;
+  /** Remote tools: the sanitised cards of the result (counted against the turn's limit). */
+  display?: DisplayCard[];
 }
 
 /**
@@ -72,6 +75,11 @@ export interface SessionRecord {
   message_count: number;
   host_context: HostContext | null;
   pending_action: PendingAction | null;
+  /**
+   * Who the session's remote tool calls act for, from the principal and the
+   * configuration when the last turn started (never from a message body).
+   */
+  scope?: { workspace_id: string; external_user_id: string; permissions: string[] };
 }
 
 /** A user message. `model` is replayed verbatim in later turns. */

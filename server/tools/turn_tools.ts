@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { HostAction, HostContext } from "../../protocol/mod.ts";
+import type { HostAction, HostContext, Verb } from "../../protocol/mod.ts";
 import type { BackendTool } from "./backend_tool.ts";
 
 /** A tool as one turn offers it. */
@@ -15,6 +15,8 @@ export interface TurnTool {
   parameters: Record<string, unknown>;
   category: "backend" | "host" | "remote";
   backend?: BackendTool;
+  /** Remote tools: the integration that offers it and its verb. */
+  remote?: { integrationId: string; verb: Verb };
 }
 
 /** The reserved structured output of silent decisions. */
@@ -28,6 +30,8 @@ export interface ToolSources {
   context: HostContext | null;
   outputMode: "text" | "host_tools";
   warn: (message: string) => void;
+  /** Tools the workspace's tool servers offer this turn. */
+  remoteTools?: TurnTool[];
 }
 
 /**
@@ -77,6 +81,13 @@ export function turnTools(sources: ToolSources): Map<string, TurnTool> {
       continue;
     }
     tools.set(action.name, hostTool(action));
+  }
+  for (const tool of sources.remoteTools ?? []) {
+    if (tools.has(tool.name)) {
+      sources.warn(`remote tool ${tool.name} collides with a registered tool and is ignored`);
+      continue;
+    }
+    tools.set(tool.name, tool);
   }
   for (const action of context?.actions ?? []) {
     if (tools.has(action.name)) {

@@ -47,12 +47,15 @@ export function recordCutStep(
  * ```
  */
 export function callRecord(c: ModelCall, ctx: RunContext, step: number): CallRecord {
+  const tool = ctx.tools.get(c.toolName);
   return {
     call_id: c.toolCallId,
     tool_name: c.toolName,
-    category: ctx.tools.get(c.toolName)?.category ?? "backend",
+    category: tool?.category ?? "backend",
     arguments: (c.input && typeof c.input === "object" ? c.input : {}) as Record<string, unknown>,
     step,
     status: "running",
+    // A remote call remembers its verb and integration: Apply may come after the tool list changed.
+    ...(tool?.remote ? { verb: tool.remote.verb, integration_id: tool.remote.integrationId } : {}),
   };
 }

@@ -16,6 +16,7 @@ import { type LoadedSession, messageIdKey } from "../session/repo.ts";
 import { effectiveLimits } from "./outcome.ts";
 import type { ChatResult } from "./outcome.ts";
 import { renderHostContext, userMessage } from "./prompt.ts";
+import { executionScope, renderRemoteContext, sessionScope } from "../remote-tools/turn_parts.ts";
 import { type EngineModel, replay, runAndRecord, type TurnDeps } from "./runner.ts";
 
 function nextSeq(loaded: LoadedSession | null): number {
@@ -41,6 +42,15 @@ export async function startTurn(
 ): Promise<ChatResult> {
   const { repo, screenshots } = deps;
   const sid = body.session_id;
+  // Tools and context of the workspace's tool servers, fetched while the rest of the turn is set up.
+  const scoped = sessionScope(principal, deps.options.remoteTools);
+  const scope = executionScope(scoped);
+  const discovery = body.output_mode === "host_tools" ? Promise.resolve(null) : deps.remote
+    .discover(scope, true)
+    .catch((error) => {
+      deps.options.logger.warn("remote tool discovery failed", { session_id: sid, error });
+      return null;
+    });
   if (body.id && loaded && (await repo.usedMessageId(sid, body.id))) {
     throw sessionError(`Message id ${body.id} was already used in session ${sid}; send a new id.`);
   }
@@ -54,7 +64,11 @@ export async function startTurn(
   screenshots.remember(sid, attachments);
   const turn = previous.turn_number + 1;
   const userSeq = nextSeq(loaded);
-  const block = context ? renderHostContext(context, !!screenshots.get(sid)) : null;
+  const found = await discovery;
+  const block = [
+    context ? renderHostContext(context, !!screenshots.get(sid)) : null,
+    renderRemoteContext(found),
+  ].filter(Boolean).join("\n\n") || null;
   const user: UserMessage = {
     role: "user",
     id: body.id ?? newId("msg"),
@@ -74,6 +88,7 @@ export async function startTurn(
     message_count: userSeq + 2,
     host_context: context,
     pending_action: null,
+    scope: scoped,
   };
   const marks = body.id ? [{ key: messageIdKey(sid, body.id), value: true }] : [];
   const written = await repo.commit(record, loaded?.version ?? null, [
@@ -94,5 +109,7 @@ export async function startTurn(
     context,
     model,
     limits: effectiveLimits(deps.options.limits, body.config),
+    discovery: Promise.resolve(found),
+    scope,
   });
 }

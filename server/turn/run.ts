@@ -14,6 +14,8 @@ import type { AssistantMessage, CallRecord, PendingAction } from "../session/rec
 import { type Pended, pendingAction } from "../session/pending.ts";
 import type { PolicyHook } from "../tools/policy.ts";
 import type { TurnTool } from "../tools/turn_tools.ts";
+import type { ExecutionScope } from "../remote-tools/client.ts";
+import type { RemoteTools } from "../remote-tools/remote_tools.ts";
 import type { ScreenshotCache } from "../tools/screenshots.ts";
 import type { ToolOutput } from "../tools/backend_tool.ts";
 import { SYSTEM_PROMPT } from "./prompt.ts";
@@ -48,6 +50,8 @@ export interface RunContext {
   history: ModelMessage[];
   assistant: AssistantMessage;
   tools: Map<string, TurnTool>;
+  /** The workspace's tool servers and who this run acts for; null when none are registered. */
+  remote: { tools: RemoteTools; scope: ExecutionScope } | null;
   signal: AbortSignal;
   usage: Usage;
   /** The turn's spans (OTLP), when tracing is on. */

@@ -20,6 +20,9 @@ import { allowAll, type PolicyHook } from "../tools/policy.ts";
 import type { Tracer } from "../trace/tracer.ts";
 import type { ScreenshotCache } from "../tools/screenshots.ts";
 import { turnTools } from "../tools/turn_tools.ts";
+import type { Discovery, RemoteTools } from "../remote-tools/remote_tools.ts";
+import type { ExecutionScope } from "../remote-tools/client.ts";
+import { executionScope, remoteTurnTools } from "../remote-tools/turn_parts.ts";
 import { classify, retryAllowed, type TurnError } from "./errors.ts";
 import { type ChatResult, chatResult, finalEvent } from "./outcome.ts";
 import { type RunContext, type RunOutcome, runTurn, type Usage } from "./run.ts";
@@ -58,6 +61,10 @@ export interface RunInput {
   started?: boolean;
   /** Work before the first model step (see `RunContext.resume`). */
   resume?: RunContext["resume"];
+  /** Discovery already started for this run (a new turn starts it early); else the run starts it. */
+  discovery?: Promise<Discovery | null>;
+  /** The execution scope `discovery` was started with (same request id). */
+  scope?: ExecutionScope;
 }
 
 /** What the runner shares with the engine. */
@@ -72,6 +79,8 @@ export interface TurnDeps {
   policy?: PolicyHook;
   /** Spans of turns, when an OTLP endpoint is configured. */
   tracer?: Tracer | null;
+  /** The registered tool servers. */
+  remote: RemoteTools;
 }
 
 /**
@@ -117,6 +126,12 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
     let outcome: RunOutcome = { kind: "final" };
     let failure: TurnError | null = null;
     try {
+      const silent = assistant.output_mode === "host_tools";
+      const scope = input.scope ?? (record.scope ? executionScope(record.scope) : null);
+      // Silent decisions offer only the context's actions: no tool server is asked.
+      const discovery = silent || !scope
+        ? null
+        : await (input.discovery ?? deps.remote.discover(scope, false));
       outcome = await runTurn({
         sessionId: sid,
         principal,
@@ -136,7 +151,9 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
           context,
           outputMode: assistant.output_mode,
           warn: (message) => options.logger.warn(message),
+          remoteTools: remoteTurnTools(discovery),
         }),
+        remote: scope ? { tools: deps.remote, scope } : null,
         signal: controller.signal,
         usage,
         screenshots: deps.screenshots,

@@ -7,6 +7,7 @@
 import type { ToolCategory } from "../../../protocol/mod.ts";
 import { backendKind } from "./backend.ts";
 import { hostKind } from "./host.ts";
+import { remoteKind } from "./remote.ts";
 import type { ToolKind } from "./kind.ts";
 
 export type { ContinueContext, Continued, PendItem, ToolKind } from "./kind.ts";
@@ -14,6 +15,7 @@ export type { ContinueContext, Continued, PendItem, ToolKind } from "./kind.ts";
 const KINDS: Partial<Record<ToolCategory, ToolKind>> = {
   backend: backendKind,
   host: hostKind,
+  remote: remoteKind,
 };
 
 /**

@@ -1,0 +1,114 @@
+/**
+ * Registered tool servers, per workspace, in the runtime's store. The
+ * secret lives only in the store record: every view of an integration leaves
+ * it out, and it is registered with the logger so no log line can carry it.
+ *
+ * Keys: `["integration", workspaceId, id]`.
+ *
+ * @module
+ */
+import type { Store } from "../kv/store.ts";
+import { registerSecret } from "../log.ts";
+import { newId, now } from "../session/create.ts";
+
+/** The providers this runtime speaks. */
+export const PROVIDERS = ["generic-rest"] as const;
+
+/** A stored integration, secret included: never returned by a route. */
+export interface Integration {
+  id: string;
+  provider: (typeof PROVIDERS)[number];
+  workspace_id: string;
+  base_url: string;
+  secret: string;
+  /** Tool names offered; empty means every tool the server lists. */
+  allowed_tools: string[];
+  created_at: string;
+  /** Set when the tool server answered 401: the secret no longer matches. */
+  secret_rejected_at?: string;
+}
+
+/** An integration as routes show it: no secret, and whether the server rejected it. */
+export type IntegrationView = Omit<Integration, "secret" | "secret_rejected_at"> & {
+  secret_status: "ok" | "rejected";
+  secret_rejected_at: string | null;
+};
+
+/**
+ * The view of an integration that may leave the server.
+ *
+ * @example
+ * ```ts
+ * integrationView(stored).secret_status; // "ok"
+ * ```
+ */
+export function integrationView(i: Integration): IntegrationView {
+  const { secret: _secret, secret_rejected_at, ...rest } = i;
+  return {
+    ...rest,
+    secret_status: secret_rejected_at ? "rejected" : "ok",
+    secret_rejected_at: secret_rejected_at ?? null,
+  };
+}
+
+/**
+ * The integrations of every workspace, in a store.
+ *
+ * @example
+ * ```ts
+ * const integrations = new Integrations(memoryStore());
+ * await integrations.add({ provider: "generic-rest", workspace_id: "default",
+ *   base_url: "https://tools.example.com", secret: "s3cret-value", allowed_tools: [] });
+ * ```
+ */
+export class Integrations {
+  #store: Store;
+
+  constructor(store: Store) {
+    this.#store = store;
+  }
+
+  /** Stores a new integration and returns it. */
+  async add(input: Omit<Integration, "id" | "created_at">): Promise<Integration> {
+    const integration: Integration = { id: newId("int"), created_at: now(), ...input };
+    registerSecret(integration.secret);
+    await this.#store.set(["integration", input.workspace_id, integration.id], integration);
+    return integration;
+  }
+
+  /** Every integration of a workspace, oldest first. */
+  async list(workspaceId: string): Promise<Integration[]> {
+    const entries = await this.#store.list<Integration>(["integration", workspaceId]);
+    const all = entries.map((e) => e.value).sort((a, b) =>
+      a.created_at.localeCompare(b.created_at)
+    );
+    for (const i of all) registerSecret(i.secret);
+    return all;
+  }
+
+  /** One integration, or null. */
+  async get(workspaceId: string, id: string): Promise<Integration | null> {
+    const entry = await this.#store.get<Integration>(["integration", workspaceId, id]);
+    if (entry) registerSecret(entry.value.secret);
+    return entry?.value ?? null;
+  }
+
+  /** Removes an integration; false when there was none. */
+  async remove(workspaceId: string, id: string): Promise<boolean> {
+    const key = ["integration", workspaceId, id];
+    if (!(await this.#store.get(key))) return false;
+    await this.#store.delete(key);
+    return true;
+  }
+
+  /** Records that the tool server refused the secret (401), so the listing says so. */
+  async markRejected(workspaceId: string, id: string): Promise<void> {
+    const key = ["integration", workspaceId, id];
+    const entry = await this.#store.get<Integration>(key);
+    if (!entry || entry.value.secret_rejected_at) return;
+    await this.#store.atomic([{ key, version: entry.version }], [{
+      key,
+      value: { ...entry.value, secret_rejected_at: now() },
+    }]);
+  }
+}

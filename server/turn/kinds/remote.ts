@@ -1,0 +1,141 @@
+/**
+ * Remote tools (the generic-rest contract): a `get` runs inside the turn
+ * through the tool server's execute; `create` and `update` pend with the
+ * server's preview until the user applies or cancels; `delete` needs a
+ * second apply. A failure reaches the user and the model as a short generic
+ * message; the log keeps the status and the server's own error text.
+ *
+ * @module
+ */
+import { validationError } from "../../http/errors.ts";
+import { RemoteFailure } from "../../remote-tools/client.ts";
+import { sanitizeDisplay } from "../../remote-tools/display.ts";
+import type { RemoteCall } from "../../remote-tools/remote_tools.ts";
+import type { CallRecord } from "../../session/records.ts";
+import { toolResultEvent } from "../events.ts";
+import type { RunContext } from "../run.ts";
+import { failCall, withToolTimeout } from "./backend.ts";
+import type { ToolKind } from "./kind.ts";
+
+/** What a user's decline tells the model. */
+export const DECLINED = "The user declined this action, so it was not carried out.";
+
+function remoteCall(call: CallRecord): RemoteCall {
+  return {
+    integrationId: call.integration_id ?? "",
+    tool: call.tool_name,
+    callId: call.call_id,
+    arguments: call.arguments,
+  };
+}
+
+/** The short text the user and the model get for a failure (never the server's own words). */
+function failure(call: CallRecord, error: unknown, ctx: RunContext): string {
+  const what = `${call.tool_name} could not be completed`;
+  if (!(error instanceof RemoteFailure)) {
+    return error instanceof Error && error.name === "ToolTimeoutError"
+      ? `${what}: the tool server did not answer within ${ctx.limits.toolTimeoutMs} ms.`
+      : `${what}: the tool server is not available.`;
+  }
+  switch (error.reason) {
+    case "status":
+      return `${what}: the tool server answered ${error.status}.`;
+    case "timeout":
+      return `${what}: the tool server did not answer in time.`;
+    case "shape":
+      return `${what}: the tool server's answer did not follow the contract.`;
+    default:
+      return `${what}: the tool server could not be reached.`;
+  }
+}
+
+function scopeOf(ctx: RunContext) {
+  if (!ctx.remote) throw new RemoteFailure("network", "no remote tool servers in this runtime");
+  return ctx.remote;
+}
+
+/**
+ * The remote kind.
+ *
+ * @example
+ * ```ts
+ * remoteKind.mode({ ...call, verb: "delete" }); // "pend"
+ * ```
+ */
+export const remoteKind: ToolKind = {
+  category: "remote",
+  describe: (call) => (call.verb ? { verb: call.verb } : {}),
+  mode: (call) => (call.verb === "get" ? "run" : "pend"),
+  async run(ctx, call) {
+    const started = Date.now();
+    try {
+      const { tools, scope } = scopeOf(ctx);
+      const output = await withToolTimeout(
+        ctx,
+        (signal) => tools.execute(remoteCall(call), scope, signal),
+      );
+      const shown = new Set(ctx.assistant.calls.flatMap((c) => c.display ?? []).map((d) => d.url));
+      const display = sanitizeDisplay(output, shown);
+      const facts = output && typeof output === "object" && !Array.isArray(output)
+        ? { ...(output as Record<string, unknown>) }
+        : output;
+      if (facts && typeof facts === "object" && "display" in facts) {
+        // The model reads the cards as they were shown, never the raw entries.
+        (facts as Record<string, unknown>).display = display;
+      }
+      call.result = facts;
+      if (display.length) call.display = display;
+      call.status = "completed";
+      await ctx.emit(
+        "assistant:tool_result",
+        toolResultEvent(call, {
+          duration_ms: Date.now() - started,
+          ...(display.length ? { display } : {}),
+        }),
+      );
+    } catch (error) {
+      await failCall(ctx, call, error, failure(call, error, ctx));
+    }
+  },
+  async pend(ctx, call) {
+    let preview: string;
+    try {
+      const { tools, scope } = scopeOf(ctx);
+      preview = await withToolTimeout(
+        ctx,
+        (signal) => tools.preview(remoteCall(call), scope, signal),
+      );
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      throw new Error(failure(call, error, ctx));
+    }
+    return {
+      category: "remote",
+      waiting_for: "confirmation",
+      verb: call.verb,
+      preview,
+      confirmations_required: call.verb === "delete" ? 2 : 1,
+      confirmations_received: 0,
+    };
+  },
+  continue(_ctx, call, pending, body) {
+    const answer = body.tool_result as { decision?: unknown } | null | undefined;
+    const decision = answer && typeof answer === "object" ? answer.decision : undefined;
+    if (decision !== "apply" && decision !== "cancel") {
+      throw validationError(
+        `Call ${call.call_id} waits for a confirmation: send tool_result {"decision": "apply"} or {"decision": "cancel"}.`,
+        [{ path: "tool_result.decision", message: 'must be "apply" or "cancel"' }],
+      );
+    }
+    if (decision === "cancel") {
+      call.status = "cancelled";
+      call.error = DECLINED;
+      return { kind: "recorded" };
+    }
+    const received = pending.confirmations_received ?? 0;
+    if ((pending.confirmations_required ?? 1) > received + 1) {
+      return { kind: "pending", fields: { ...pending, confirmations_received: 1 } };
+    }
+    return { kind: "run" };
+  },
+};
