@@ -27,6 +27,8 @@ export function serveLoopback(
 ): Promise<Loopback> {
   return new Promise((resolve) => {
     const server = serve({ fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => {
+      // A test that fails before closing it must not keep the process alive.
+      (server as unknown as { unref?: () => void }).unref?.();
       resolve({
         url: `http://127.0.0.1:${info.port}`,
         close: () =>
