@@ -61,6 +61,18 @@ export async function buildDemo(options: BuildDemoOptions = {}): Promise<string>
     logLevel: "warning",
     legalComments: "none",
   });
+  // The demo's tool server runs in the runtime's process (npm start), outside the served folder.
+  await build({
+    absWorkingDir: root,
+    entryPoints: ["demo/tools_host.ts"],
+    bundle: true,
+    packages: "external",
+    format: "esm",
+    platform: "node",
+    target: "es2022",
+    outfile: join(outdir, "..", "dist-tools", "tools_host.mjs"),
+    logLevel: "warning",
+  });
   await Promise.all(
     ["index.html", "operator.html", "styles.css"].map((f) =>
       copyFile(join(root, "demo", f), join(outdir, f))

@@ -68,9 +68,11 @@ export class Integrations {
     this.#store = store;
   }
 
-  /** Stores a new integration and returns it. */
-  async add(input: Omit<Integration, "id" | "created_at">): Promise<Integration> {
-    const integration: Integration = { id: newId("int"), created_at: now(), ...input };
+  /** Stores a new integration (or replaces the one with the given `id`) and returns it. */
+  async add(
+    input: Omit<Integration, "id" | "created_at"> & { id?: string },
+  ): Promise<Integration> {
+    const integration: Integration = { ...input, id: input.id ?? newId("int"), created_at: now() };
     registerSecret(integration.secret);
     await this.#store.set(["integration", input.workspace_id, integration.id], integration);
     return integration;

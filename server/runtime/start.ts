@@ -9,7 +9,26 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { startNode } from "./node.ts";
+import { pathToFileURL } from "node:url";
 import { log } from "../log.ts";
+import type { Engine } from "../engine.ts";
+
+/** Starts the demo's milestones tool server and registers it for the local workspace. */
+async function startDemoTools(file: string, url: string, engine: Engine) {
+  const secret = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(24))));
+  const demo = await import(pathToFileURL(file).href);
+  const host = await demo.startDemoTools(secret, url);
+  await engine.remote.integrations.add({
+    id: "demo-milestones",
+    provider: "generic-rest",
+    workspace_id: engine.options.remoteTools.workspace,
+    base_url: host.url,
+    secret,
+    allowed_tools: [],
+  });
+  log.info("tether: demo tool server (milestones) registered", { base_url: host.url });
+  return host as { close(): Promise<void> };
+}
 
 // `npm start` runs this file built (dist/); scripts/prestart.mjs builds it and the demo when
 // their sources changed. Without a built demo the runtime starts alone.
@@ -24,8 +43,16 @@ if (madeToken) {
   env.ACCESS__ADMIN_TOKEN = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(24))))
     .replace(/\+/g, "-").replace(/\//g, "_");
 }
+// The demo's tool server (milestones) runs beside the runtime on loopback, allowed by configuration.
+const tools = join(process.cwd(), "demo", "dist-tools", "tools_host.mjs");
+const withTools = !!staticRoot && existsSync(tools);
+if (withTools) {
+  env.REMOTE_TOOLS__ALLOWED_HOSTS = [env.REMOTE_TOOLS__ALLOWED_HOSTS, "127.0.0.1"].filter(Boolean)
+    .join(",");
+}
 const started = await startNode({ staticRoot, env });
 const engine = await started.app.engine();
+const demoTools = withTools ? await startDemoTools(tools, started.url, engine) : null;
 log.info("tether: listening", {
   url: started.url,
   model: engine.model.name,
@@ -39,6 +66,7 @@ if (madeToken && staticRoot) {
   );
 }
 const stop = async () => {
+  await demoTools?.close();
   await started.close();
   process.exit(0);
 };
