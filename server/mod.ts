@@ -45,3 +45,11 @@ export type {
   EvaluateBody,
   ToolCallContext,
 } from "./policy/contract.ts";
+export {
+  HostError,
+  type HostOptions,
+  type HostTool,
+  remoteToolsHost,
+} from "./remote-tools/host.ts";
+export type { ExecutionScope } from "./remote-tools/client.ts";
+export type { RemoteToolsOptions } from "./config.ts";
