@@ -55,7 +55,7 @@ export interface AccessOptions {
   /** With `custom`: resolves the principal of a request, or null to refuse it. */
   authenticate?: Authenticate;
   /** With `header`: the header naming the caller's workspace (default `x-tether-workspace`). */
-  workspaceHeader: string;
+  workspaceHeader?: string;
 }
 
 /** Remote tool servers (the generic-rest contract): see the README section "Remote tools". */

@@ -102,7 +102,7 @@ export async function authenticate(
     const roles = (headers.get(access.rolesHeader) ?? "").split(",").map((r) => r.trim()).filter(
       Boolean,
     );
-    const workspace = headers.get(access.workspaceHeader)?.trim();
+    const workspace = headers.get(access.workspaceHeader ?? "x-tether-workspace")?.trim();
     return { id, roles, ...(workspace ? { workspace } : {}) };
   }
   const bearer = headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1] ??
