@@ -193,6 +193,7 @@ export class Engine {
           return await fn();
         } finally {
           await this.hub.flush(sessionId);
+          await this.hub.release(sessionId);
         }
       }, () => this.#live.get(sessionId)?.controller.abort()));
   }

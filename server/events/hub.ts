@@ -152,6 +152,18 @@ export class EventHub {
     return this.#seq.get(sessionId) ?? this.#loadSeq(sessionId);
   }
 
+  /**
+   * Hands the unused rest of this process's block back before the session's lease is released,
+   * so the next holder continues without a gap (a crash still leaves one, never a reuse).
+   */
+  async release(sessionId: string): Promise<void> {
+    const used = this.#used.get(sessionId);
+    const mine = this.#reserved.get(sessionId);
+    if (!this.#durable || used === undefined || mine === undefined || mine <= used) return;
+    await this.#store.set(reservedKey(sessionId), used);
+    this.#reserved.set(sessionId, used);
+  }
+
   /** Forgets the cached sequence number, so the next event continues from the shared log. */
   resync(sessionId: string): void {
     this.#seq.delete(sessionId);
