@@ -919,7 +919,9 @@ function milestonesHost(secret, pageUrl) {
   const milestones = SEED.map((m) => ({ ...m }));
   let next = milestones.length + 1;
   const find = (id) => {
-    const m = milestones.find((x) => x.id === id || x.title.toLowerCase() === String(id).toLowerCase());
+    const m = milestones.find(
+      (x) => x.id === id || x.title.toLowerCase() === String(id).toLowerCase()
+    );
     if (!m) throw new HostError(404, `no milestone ${String(id).slice(0, 40)}`);
     return m;
   };
@@ -964,7 +966,11 @@ function milestonesHost(secret, pageUrl) {
         name: "rename_milestone",
         description: "Rename a milestone, given its id (like m1) or its current title.",
         verb: "update",
-        inputSchema: { type: "object", properties: { id: str, title: str }, required: ["id", "title"] },
+        inputSchema: {
+          type: "object",
+          properties: { id: str, title: str },
+          required: ["id", "title"]
+        },
         preview: ({ id, title }) => `Rename \u201C${find(id).title}\u201D to \u201C${title}\u201D.`,
         execute: ({ id, title }) => {
           const m = find(id);
@@ -990,10 +996,13 @@ function milestonesHost(secret, pageUrl) {
 function startDemoTools(secret, pageUrl) {
   const app = milestonesHost(secret, pageUrl);
   return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => resolve({
-      url: `http://127.0.0.1:${info.port}`,
-      close: () => new Promise((done) => server.close(() => done()))
-    }));
+    const server = serve(
+      { fetch: app.fetch, port: 0, hostname: "127.0.0.1" },
+      (info) => resolve({
+        url: `http://127.0.0.1:${info.port}`,
+        close: () => new Promise((done) => server.close(() => done()))
+      })
+    );
   });
 }
 export {

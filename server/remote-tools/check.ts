@@ -180,11 +180,14 @@ export async function checkHost(
   }
   const after = await context();
   const listAfter = JSON.stringify((await send("GET", `/tools?${QUERY}`, secret)).json);
+  const unchanged = before !== null && before === after && listBefore === listAfter;
   note(
     "preview.no_side_effects",
-    before === after && listBefore === listAfter,
-    before === after && listBefore === listAfter
+    unchanged,
+    unchanged
       ? "the context and the tool list are unchanged after the previews"
+      : before === null
+      ? "could not be observed: GET /context did not answer"
       : "the context or the tool list changed after previews: a preview must not do anything",
   );
 
