@@ -83,13 +83,14 @@ export function pendingAction(
 export function handOut(pending: PendingAction): PendingAction | null {
   const [next, ...rest] = pending.queued;
   if (!next) return null;
-  const { call_id, tool_name, arguments: args, ...fields } = next;
+  const { call_id, tool_name, arguments: args, verdict, ...fields } = next;
   return {
     ...rewait(pending, fields),
     tool_call_id: call_id,
     tool_name,
     arguments: args,
     queued: rest,
+    ...(verdict ? { verdict } : {}),
   };
 }
 
@@ -104,5 +105,6 @@ export function handOut(pending: PendingAction): PendingAction | null {
 export function rewait(pending: PendingAction, item: PendingKind): PendingAction {
   const kept: Partial<PendingAction> = { ...pending };
   for (const key of FIELDS) delete kept[key];
+  delete kept.verdict;
   return { ...(kept as PendingAction), ...waitOf(item) };
 }

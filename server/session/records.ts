@@ -49,7 +49,12 @@ export interface QueuedCall extends PendingKind {
   call_id: string;
   tool_name: string;
   arguments: Record<string, unknown>;
+  /** A held call's approval verdict that arrived while it was queued; applied when handed out. */
+  verdict?: Verdict;
 }
+
+/** How an approval ended: allow, or deny with the reason (expiry and timeouts are denials). */
+export type Verdict = { decision: "allow" } | { decision: "deny"; reason: string };
 
 /** The one pending item of a session (its wait fields as in `PendingKind`). */
 export interface PendingAction extends PendingKind {
@@ -60,6 +65,8 @@ export interface PendingAction extends PendingKind {
   /** Calls of the same model response still to hand out, in order. */
   queued: QueuedCall[];
   waiting_for: WaitingFor;
+  /** See `QueuedCall.verdict`: set only on a call handed out with its verdict already known. */
+  verdict?: Verdict;
   output_mode: "text" | "host_tools";
   /** Steering text to deliver when the model resumes. */
   steering?: string[];

@@ -23,6 +23,7 @@ import { kindOf } from "./kinds/mod.ts";
 import { type ChatResult, chatResult, effectiveLimits, finalEvent } from "./outcome.ts";
 import { attachmentParts, renderHostContext } from "./prompt.ts";
 import { stepAnswers } from "./results.ts";
+import { proceed } from "./held.ts";
 import { type EngineModel, replay, runAndRecord, type TurnDeps } from "./runner.ts";
 
 /**
@@ -64,10 +65,14 @@ export async function continueTurn(
   const silent = pending.output_mode === "host_tools";
   const context = body.host_context ?? record.host_context;
   let nextPending: PendingAction | null = null;
+  // The next queued call is a held one whose approval was decided meanwhile: release it now.
+  const decided = answer.kind === "recorded" && !!handOut(pending)?.verdict;
   if (answer.kind === "pending") nextPending = { ...pending, ...answer.fields };
-  else if (answer.kind === "run") {
+  else if (answer.kind === "run" || decided) {
     // Claimed before it runs: a duplicate loses the commit, and a crash leaves `unknown`.
-    call.status = "running";
+    if (answer.kind === "run") call.status = "running";
+    else {assistant.calls.find((c) => c.call_id === handOut(pending)!.tool_call_id)!.status =
+        "running";}
     assistant.status = "running";
   } else {
     nextPending = handOut(pending);
@@ -110,19 +115,19 @@ export async function continueTurn(
     limits: effectiveLimits(deps.options.limits, body.config),
     steering: pending.steering,
   };
-  if (answer.kind === "run") {
+  if (answer.kind === "run" || decided) {
+    if (decided) {
+      await emit("assistant:status", { type: "agent_status", status: "started" });
+      if (!silent) await announceAnswer(emit, call);
+    }
     return await runAndRecord(deps, {
       ...run,
+      started: decided,
       resume: async (ctx, live) => {
-        await kind.run(ctx, call, live);
-        const next = handOut(pending);
-        if (next) {
-          assistant.calls.find((c) => c.call_id === next.tool_call_id)!.status = "pending";
-          return { kind: "pending", pending: next };
-        }
-        assistant.steps.push(stepAnswers(assistant, call));
-        resumeModel();
-        return null;
+        if (answer.kind === "run") await kind.run(ctx, call, live);
+        const outcome = await proceed(ctx, live, assistant, call, handOut(pending));
+        if (!outcome) resumeModel();
+        return outcome;
       },
     });
   }

@@ -157,3 +157,57 @@ test("a denial at once is a tool_error marked policy deny; a host call pends wai
   assert.deepEqual(res.body.pending_tool_call.arguments, { number: 2 });
   await h.close();
 });
+
+test("a verdict for a held call queued behind a host call is kept and applied when the queue reaches it", async () => {
+  const askSecond: PolicyHook = (r) =>
+    r.arguments.number === 2
+      ? { decision: "ask", reason: "Issue 2 needs a look." }
+      : { decision: "allow" };
+  const twoCalls = {
+    calls: [{ name: "select_issue", args: { number: 1 } }, {
+      name: "select_issue",
+      args: { number: 2 },
+    }],
+  };
+  for (const verdict of ["allow", "deny"] as const) {
+    const model = scriptedModel([twoCalls, { text: "Both handled." }]);
+    const h = harness({ model, policy: askSecond });
+    const sid = `queued-${verdict}`;
+    const res = await h.chat({ session_id: sid, content: "go", host_context: ISSUE_CONTEXT });
+    const first = res.body.pending_tool_call;
+    assert.equal(first.waiting_for, "host");
+    assert.equal(first.queued.length, 1);
+    const heldId = first.queued[0];
+    const engine = await h.app.engine();
+    const kept = await engine.resumeHeld(
+      sid,
+      heldId,
+      verdict === "allow" ? { decision: "allow" } : { decision: "deny", reason: "Not 2." },
+    );
+    assert.equal(kept.pending_tool_call?.call_id, first.call_id, "the host call stays pending");
+    await assert.rejects(
+      engine.resumeHeld(sid, heldId, { decision: "allow" }),
+      (e: Error & { status?: number }) => e.status === 409,
+      "a second verdict is refused",
+    );
+    const events = await watch(h, sid);
+    const next = await h.chat({
+      session_id: sid,
+      content: "",
+      tool_call_id: first.call_id,
+      tool_result: { selected: 1 },
+    });
+    if (verdict === "allow") {
+      assert.equal(next.body.pending_tool_call.call_id, heldId);
+      assert.equal(next.body.pending_tool_call.waiting_for, "host");
+      assert.equal(model.prompts.length, 1);
+    } else {
+      assert.equal(next.body.pending_tool_call, null);
+      assert.equal(next.body.content, "Both handled.");
+      const denied = events.find((e) => e.event === "assistant:tool_error")!.payload;
+      assert.equal(denied.policy, "deny");
+      assert.equal(denied.call_id, heldId);
+    }
+    await h.close();
+  }
+});
