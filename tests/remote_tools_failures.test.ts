@@ -252,3 +252,33 @@ test("the secret appears in no response, event or log line, across every flow", 
   await rig.close();
   await host.close();
 });
+
+test("oversized or too deeply nested answers are refused: an output fails its call, a context is left out", async () => {
+  const host = await handHost(SECRET);
+  let deep: unknown = "bottom";
+  for (let i = 0; i < 100; i++) deep = { d: deep };
+  host.behaviour.context = deep;
+  host.behaviour.output = (b) =>
+    b.arguments.q === "big" ? { blob: "x".repeat(2_000_000) } : { nested: deep };
+  const model = scriptedModel([
+    {
+      calls: [{ name: "find_task", args: { q: "big" } }, {
+        name: "find_task",
+        args: { q: "deep" },
+      }],
+    },
+    { text: "Too much." },
+  ]);
+  const rig = remoteRig({ model });
+  await rig.connect(host.url, SECRET);
+  await rig.watch("big");
+  const res = await rig.chat({ session_id: "big", content: "find" });
+  assert.equal(res.body.content, "Too much.");
+  assert.ok(!JSON.stringify(model.prompts[0].prompt.slice(1)).includes("<remote_context>"));
+  const errors = payloads(rig, "assistant:tool_error");
+  assert.equal(errors.length, 2);
+  for (const e of errors) assert.match(e.error, /did not follow the contract/);
+  assert.ok(rig.warnings.some((l) => l.includes("GET /context")), "the dropped context is logged");
+  await rig.close();
+  await host.close();
+});
