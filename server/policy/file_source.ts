@@ -7,6 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { parsePolicyDocument, type PolicyDocument, PolicyFileError } from "./policy_file.ts";
+import { backgroundInterval } from "../background_timer.ts";
 
 /** What the watcher needs. */
 export interface PolicyFileOptions {
@@ -80,6 +81,6 @@ export async function watchPolicyFile(options: PolicyFileOptions): Promise<Polic
       busy = false;
     }
   };
-  const timer = setInterval(check, options.intervalMs);
-  return { initial, check, stop: () => clearInterval(timer) };
+  const stop = backgroundInterval(() => void check(), options.intervalMs);
+  return { initial, check, stop };
 }

@@ -10,6 +10,7 @@
  */
 import type { Store } from "../kv/store.ts";
 import type { Logger } from "../log.ts";
+import { backgroundInterval } from "../background_timer.ts";
 import type { ApprovalOffer } from "./contract.ts";
 import type { GateCall, PolicyGate } from "./gate.ts";
 import { awaitApproval, type HoldClock } from "./hold.ts";
@@ -54,7 +55,7 @@ export class HoldWatcher {
   #o: HoldWatcherOptions;
   #watching = new Map<string, Promise<void>>();
   #stop = new AbortController();
-  #rescan: ReturnType<typeof setInterval> | undefined;
+  #stopRescan: (() => void) | undefined;
 
   constructor(options: HoldWatcherOptions) {
     this.#o = options;
@@ -64,7 +65,7 @@ export class HoldWatcher {
   async start(): Promise<void> {
     await this.rescan();
     // A process that died leaves its holds to the others sharing the store.
-    this.#rescan = setInterval(
+    this.#stopRescan = backgroundInterval(
       () => void this.rescan().catch(() => {}),
       Math.max(30_000, this.#o.pollMs * 15),
     );
@@ -93,7 +94,7 @@ export class HoldWatcher {
 
   /** Stops polling (holds stay in the store for the next start) and waits for the loops. */
   async stop(): Promise<void> {
-    clearInterval(this.#rescan);
+    this.#stopRescan?.();
     this.#stop.abort();
     await Promise.allSettled([...this.#watching.values()]);
   }

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Logger } from "../log.ts";
+import { backgroundInterval } from "../background_timer.ts";
 
 /** An OTLP attribute value. */
 export type AttributeValue = string | number | boolean;
@@ -66,14 +67,14 @@ function attributes(attrs: Record<string, AttributeValue>) {
 export class OtlpExporter {
   #o: Required<Omit<ExporterOptions, "fetch">> & { fetch: typeof fetch };
   #queue: FinishedSpan[] = [];
-  #timer: ReturnType<typeof setInterval>;
+  #stopTimer: () => void;
   #sending: Promise<void> = Promise.resolve();
   #dropped = 0;
   #warned = 0;
 
   constructor(options: ExporterOptions) {
     this.#o = { maxQueue: 2_048, maxBatch: 512, intervalMs: 1_000, fetch, ...options };
-    this.#timer = setInterval(() => void this.flush(), this.#o.intervalMs);
+    this.#stopTimer = backgroundInterval(() => void this.flush(), this.#o.intervalMs);
   }
 
   /** Queues a span; never blocks (a full queue drops it). */
@@ -96,7 +97,7 @@ export class OtlpExporter {
 
   /** Sends the rest and stops the timer. */
   async close(): Promise<void> {
-    clearInterval(this.#timer);
+    this.#stopTimer();
     await this.flush();
   }
 
