@@ -113,6 +113,12 @@ test("hostile tool lists are bounded: bad entries are skipped, the rest offered"
     { name: "array_schema", description: "x", verb: "get", inputSchema: { type: "array" } },
     { name: "deep", description: "x", verb: "get", inputSchema: deep },
     {
+      name: "recursive",
+      description: "x",
+      verb: "get",
+      inputSchema: { type: "object", properties: {}, anyOf: [{ $ref: "#" }, { $ref: "#" }] },
+    },
+    {
       name: "huge",
       description: "x",
       verb: "get",
@@ -129,7 +135,7 @@ test("hostile tool lists are bounded: bad entries are skipped, the rest offered"
   await rig.chat({ session_id: "hostile", content: "hi" });
   const offered = (model.prompts[0].tools ?? []).map((t: any) => t.name);
   assert.ok(offered.includes("ok_tool"));
-  for (const name of ["bad name!", "no_verb", "array_schema", "deep", "huge"]) {
+  for (const name of ["bad name!", "no_verb", "array_schema", "deep", "recursive", "huge"]) {
     assert.ok(!offered.includes(name), name);
   }
   assert.equal(offered.length, 64 + 1, "at most 64 remote tools, plus look_at_screen");

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Verb } from "../../protocol/mod.ts";
+import { checkJsonSchema, type Verb } from "../../protocol/mod.ts";
 
 /** Bounds on what a tool server may send. */
 export const BOUNDS = {
@@ -137,6 +137,9 @@ function toolProblem(raw: unknown, seen: Set<string>): string | null {
   if (depthOf(inputSchema, BOUNDS.depth) > BOUNDS.depth) {
     return `inputSchema nests deeper than ${BOUNDS.depth}`;
   }
+  // The same bounds as a page's action schemas: no endless references, no exponential alternatives.
+  const [issue] = checkJsonSchema(inputSchema);
+  if (issue) return `inputSchema${issue.path ? `.${issue.path}` : ""}: ${issue.message}`;
   return null;
 }
 
