@@ -5,11 +5,18 @@
  *
  * Keys: `["integration", workspaceId, id]`.
  *
+ * Every turn asks for its workspace's list. On a store only this process
+ * uses (memory, a Deno KV file) the list is kept in memory per store and
+ * dropped on every change made through any `Integrations` of that store, so
+ * a turn reads nothing; on a shared store (Redis, Postgres) another process
+ * may change it, so each turn lists the store.
+ *
  * @module
  */
 import type { Store } from "../kv/store.ts";
 import { registerSecret } from "../log.ts";
 import { newId, now } from "../session/create.ts";
+import { isShared } from "../session/leases.ts";
 
 /** The providers this runtime speaks. */
 export const PROVIDERS = ["generic-rest"] as const;
@@ -63,9 +70,11 @@ export function integrationView(i: Integration): IntegrationView {
  */
 export class Integrations {
   #store: Store;
+  #cache: Cache | null;
 
   constructor(store: Store) {
     this.#store = store;
+    this.#cache = isShared(store) ? null : cacheOf(store);
   }
 
   /** Stores a new integration (or replaces the one with the given `id`) and returns it. */
@@ -74,18 +83,25 @@ export class Integrations {
   ): Promise<Integration> {
     const integration: Integration = { ...input, id: input.id ?? newId("int"), created_at: now() };
     registerSecret(integration.secret);
+    this.#changed();
     await this.#store.set(["integration", input.workspace_id, integration.id], integration);
+    this.#changed();
     return integration;
   }
 
   /** Every integration of a workspace, oldest first. */
   async list(workspaceId: string): Promise<Integration[]> {
-    const entries = await this.#store.list<Integration>(["integration", workspaceId]);
-    const all = entries.map((e) => e.value).sort((a, b) =>
-      a.created_at.localeCompare(b.created_at)
-    );
-    for (const i of all) registerSecret(i.secret);
-    return all;
+    const cache = this.#cache;
+    let all = cache?.lists.get(workspaceId);
+    if (all === undefined) {
+      const generation = cache?.generation;
+      const entries = await this.#store.list<Integration>(["integration", workspaceId]);
+      all = entries.map((e) => e.value).sort((a, b) => a.created_at.localeCompare(b.created_at));
+      for (const i of all) registerSecret(i.secret);
+      // A change made while the store was read may be missing from this list: keep it only if none was.
+      if (cache && cache.generation === generation) cache.lists.set(workspaceId, all);
+    }
+    return all.map((i) => ({ ...i, allowed_tools: [...i.allowed_tools] }));
   }
 
   /** One integration, or null. */
@@ -99,7 +115,9 @@ export class Integrations {
   async remove(workspaceId: string, id: string): Promise<boolean> {
     const key = ["integration", workspaceId, id];
     if (!(await this.#store.get(key))) return false;
+    this.#changed();
     await this.#store.delete(key);
+    this.#changed();
     return true;
   }
 
@@ -108,9 +126,32 @@ export class Integrations {
     const key = ["integration", workspaceId, id];
     const entry = await this.#store.get<Integration>(key);
     if (!entry || entry.value.secret_rejected_at) return;
+    this.#changed();
     await this.#store.atomic([{ key, version: entry.version }], [{
       key,
       value: { ...entry.value, secret_rejected_at: now() },
     }]);
+    this.#changed();
   }
+
+  /** Drops the cached lists (before and after a write, so no list read across it is kept). */
+  #changed(): void {
+    if (!this.#cache) return;
+    this.#cache.generation++;
+    this.#cache.lists.clear();
+  }
+}
+
+/** The lists of one single-process store, shared by every `Integrations` over it. */
+interface Cache {
+  generation: number;
+  lists: Map<string, Integration[]>;
+}
+
+const caches = new WeakMap<Store, Cache>();
+
+function cacheOf(store: Store): Cache {
+  let cache = caches.get(store);
+  if (!cache) caches.set(store, cache = { generation: 0, lists: new Map() });
+  return cache;
 }

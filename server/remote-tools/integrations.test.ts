@@ -1,0 +1,73 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { memoryStore } from "../kv/memory.ts";
+import type { Store } from "../kv/store.ts";
+import { Integrations } from "./integrations.ts";
+
+const input = (workspace_id: string) => ({
+  provider: "generic-rest" as const,
+  workspace_id,
+  base_url: "https://tools.example.com",
+  secret: "integration-test-secret-1",
+  allowed_tools: [],
+});
+
+/** A store that counts its `list()` calls, reporting itself under `name`. */
+function counted(name: string): { store: Store; lists: () => number } {
+  const inner = memoryStore();
+  let lists = 0;
+  const store: Store = {
+    name,
+    get: (key) => inner.get(key),
+    getMany: (keys) => inner.getMany(keys),
+    set: (key, value, options) => inner.set(key, value, options),
+    delete: (key) => inner.delete(key),
+    list: (prefix, options) => (lists++, inner.list(prefix, options)),
+    atomic: (checks, mutations) => inner.atomic(checks, mutations),
+    publish: (channel, message) => inner.publish(channel, message),
+    subscribe: (channel, listener) => inner.subscribe(channel, listener),
+    close: () => inner.close(),
+  };
+  return { store, lists: () => lists };
+}
+
+test("a single-process store answers a repeated list from memory", async () => {
+  const { store, lists } = counted("denokv");
+  const integrations = new Integrations(store);
+  await integrations.add(input("w1"));
+  assert.equal((await integrations.list("w1")).length, 1);
+  assert.equal((await integrations.list("w1")).length, 1);
+  assert.equal(lists(), 1);
+});
+
+test("a shared store is listed on every call, since another process may change it", async () => {
+  const { store, lists } = counted("redis");
+  const integrations = new Integrations(store);
+  await integrations.list("w1");
+  await integrations.list("w1");
+  assert.equal(lists(), 2);
+});
+
+test("every change through any Integrations of the store shows in the next list", async () => {
+  const store = memoryStore();
+  const a = new Integrations(store);
+  const b = new Integrations(store);
+  assert.deepEqual(await b.list("w1"), []);
+  const added = await a.add(input("w1"));
+  assert.deepEqual((await b.list("w1")).map((i) => i.id), [added.id]);
+  await a.markRejected("w1", added.id);
+  assert.ok((await b.list("w1"))[0].secret_rejected_at);
+  assert.equal(await a.remove("w1", added.id), true);
+  assert.deepEqual(await b.list("w1"), []);
+});
+
+test("a listed integration changed by its caller leaves the next list as stored", async () => {
+  const integrations = new Integrations(memoryStore());
+  await integrations.add({ ...input("w1"), allowed_tools: ["a"] });
+  const [first] = await integrations.list("w1");
+  first.allowed_tools.push("b");
+  first.base_url = "https://elsewhere.example.com";
+  const [again] = await integrations.list("w1");
+  assert.deepEqual(again.allowed_tools, ["a"]);
+  assert.equal(again.base_url, "https://tools.example.com");
+});
