@@ -1,4 +1,3 @@
-// deno-lint-ignore-file no-explicit-any -- wire payloads are read field by field
 /**
  * Point 5 of the hardening issue: a runtime killed (SIGKILL) while a turn's
  * events are flowing, restarted on the same Deno KV file, must never reuse an

@@ -1,4 +1,3 @@
-// deno-lint-ignore-file no-explicit-any -- wire payloads are read field by field
 /**
  * Hostile JSON schemas (points 1 and 2): recursive `$ref`s, alternatives that
  * multiply, references outside the schema and catastrophic patterns, over
