@@ -17,6 +17,13 @@
  * leaves a gap in the numbers, never a number used twice. The memory store
  * dies with its process, so it reserves nothing.
  *
+ * Every number logged under reservations is at most the session's reservation
+ * (or its kept `event_seq`), so loading a session needs no look at its log.
+ * A store may still hold logs written before reservations existed: the first
+ * hub on a durable store writes `["event_log", "reserved"]` only when the
+ * store holds no event at all, and without that marker each session's log is
+ * read as before.
+ *
  * @module
  */
 import type { Store } from "../kv/store.ts";
@@ -45,6 +52,8 @@ const pad = (seq: number) => seq.toString().padStart(12, "0");
 export const SEQ_BLOCK = 64;
 
 const reservedKey = (sessionId: string) => ["event_seq_reserved", sessionId];
+/** Present when every logged number in the store is covered by a reservation. */
+const MARKER = ["event_log", "reserved"];
 
 /**
  * Publishes, logs and fans out session events.
@@ -73,6 +82,7 @@ export class EventHub {
   #writes = new Map<string, Promise<void>>();
   #sends = new Map<string, Promise<void>>();
   #unsubscribe: (() => Promise<void>) | null = null;
+  #covered: Promise<boolean> | null = null;
 
   /** `shared`: the store is shared with other processes, so events are published through it too. */
   constructor(store: Store, logSize: number, shared = false) {
@@ -221,9 +231,22 @@ export class EventHub {
     return next;
   }
 
+  /** Whether every logged number is covered by a reservation (see the module doc). */
+  async #logCovered(): Promise<boolean> {
+    if (await this.#store.get(MARKER)) return true;
+    if ((await this.#store.list(["event"], { limit: 1 })).length) return false;
+    // Nothing is logged yet, so every number logged from now on is reserved first.
+    await this.#store.set(MARKER, true);
+    return true;
+  }
+
   async #loadSeq(sessionId: string): Promise<number> {
+    const covered = this.#durable &&
+      await (this.#covered ??= this.#logCovered().catch(() => (this.#covered = null, false)));
     const [last, kept, reserved] = await Promise.all([
-      this.#store.list<SessionEvent>(["event", sessionId], { reverse: true, limit: 1 }),
+      covered
+        ? []
+        : this.#store.list<SessionEvent>(["event", sessionId], { reverse: true, limit: 1 }),
       this.#store.get<number>(["event_seq", sessionId]),
       this.#durable ? this.#store.get<number>(reservedKey(sessionId)) : null,
     ]);
