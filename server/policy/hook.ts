@@ -21,6 +21,8 @@ export function gateHook(gate: PolicyGate, holds: HoldWatcher): PolicyHook {
   return async (request) => {
     const call = {
       sessionId: request.sessionId,
+      // A Tether session is one conversation, so the chat is the session itself.
+      chatId: request.sessionId,
       userId: request.principal.id,
       callId: request.callId,
       toolName: request.toolName,

@@ -28,6 +28,7 @@ test("Zentinelle's ask holds the call; its approval and the retry with the token
     assert.deepEqual(z.received[0].context, {
       harness: "claude",
       session_id: "z-approve",
+      chat_id: "z-approve",
       tool_call_id: call.call_id,
       tool_name: "run_command",
       tool_input: { command: "npm test" },
