@@ -286,6 +286,8 @@ export class EventHub {
       const mutations = batch.slice(i, i + 100).map((e) => ({
         key: ["event", sessionId, pad(e.payload.seq)],
         value: e,
+        // No number is handed out twice (see the module doc), so no log key is written twice.
+        fresh: true,
       }));
       await this.#store.atomic([], mutations);
     }

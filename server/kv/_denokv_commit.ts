@@ -42,6 +42,8 @@ export interface Write {
   expireIn: number | undefined;
   /** Whether the value goes to chunks (too big alone, or to keep the commit small). */
   chunk: boolean;
+  /** Written to a key never written before (`Mutation.fresh`): nothing to read or guard. */
+  fresh: boolean;
   manifest?: Manifest;
 }
 
@@ -118,6 +120,7 @@ export function prepare(
       text,
       expireIn,
       chunk: text !== undefined && storedBytes(text) > INLINE_BYTES,
+      fresh: m.fresh === true,
     });
   }
   if (byKey.size > limits.mutations) {
@@ -166,7 +169,11 @@ async function attempt(
   writes: Write[],
 ): Promise<boolean | typeof RETRY> {
   const checked = new Set(checks.map((c) => JSON.stringify(c.key)));
-  const raw = await readRaw(kv, limits, [...checks.map((c) => c.key), ...writes.map((w) => w.key)]);
+  const raw = await readRaw(
+    kv,
+    limits,
+    [...checks, ...writes.filter((w) => !w.fresh)].map((x) => x.key),
+  );
   const now = Date.now();
   if (!checksHold(checks, raw, now)) return false;
   const op = kv.atomic();
@@ -176,12 +183,13 @@ async function attempt(
     op.check({ key: checks[i].key, versionstamp: raw[i].versionstamp });
   }
   const replaced: Manifest[] = [];
-  for (let i = 0; i < writes.length; i++) {
-    const w = writes[i];
-    const old = raw[checks.length + i];
-    if (isManifest(old.value)) replaced.push(old.value);
+  let at = checks.length;
+  for (const w of writes) {
+    // A fresh key replaces nothing, so it is neither read nor guarded.
+    const old = w.fresh ? null : raw[at++];
+    if (old && isManifest(old.value)) replaced.push(old.value);
     // Guarding each written key lets us delete the chunks it held; beyond the limit, leftovers may leak.
-    if (!checked.has(JSON.stringify(w.key)) && guards < limits.checks) {
+    if (old && !checked.has(JSON.stringify(w.key)) && guards < limits.checks) {
       op.check({ key: w.key, versionstamp: old.versionstamp });
       guards++;
     }

@@ -64,3 +64,35 @@ test("queued commits go out as one group, and a rival write between its read and
     kv.close();
   }
 });
+
+test("a fresh write is stored without reading its key first, alone and in a group", async () => {
+  const { kv, limits } = await openKv(join(dir, "fresh.db"));
+  try {
+    const read: string[] = [];
+    const writer = new KvWriter(
+      withRival(kv, (keys) => {
+        for (const k of keys) read.push(String(k[1]));
+        return Promise.resolve();
+      }),
+      limits,
+    );
+    const alone = writer.commit([], [
+      { key: ["f", "log0"], value: 0, fresh: true },
+      { key: ["f", "plain"], value: 1 },
+    ]);
+    const grouped = [1, 2, 3].map((i) =>
+      writer.commit([{ key: ["f", `rec${i}`], version: null }], [
+        { key: ["f", `rec${i}`], value: i },
+        { key: ["f", `log${i}`], value: i, fresh: true },
+      ])
+    );
+    assert.equal(await alone, true);
+    assert.deepEqual(await Promise.all(grouped), [true, true, true]);
+    assert.deepEqual(read.sort(), ["plain", "rec1", "rec2", "rec3"]);
+    for (let i = 0; i < 4; i++) {
+      assert.deepEqual((await kv.get(["f", `log${i}`])).value, { j: `${i}` });
+    }
+  } finally {
+    kv.close();
+  }
+});

@@ -5,7 +5,8 @@
  * SQLite transaction, a sync to disk), and so does a read. Every write of a
  * store therefore goes through one queue: the commits that wait while one
  * runs are applied together, with one read of the keys they check or write
- * and one atomic operation holding all their checks and mutations. A commit
+ * (but not of `fresh` keys, which replace nothing) and one atomic operation
+ * holding all their checks and mutations. A commit
  * joins a group only when its keys are disjoint from those of every commit
  * before it still in the queue (so the order of the group's members cannot
  * matter) and the group stays within Deno KV's limits; a commit that writes
@@ -135,9 +136,9 @@ export class KvWriter {
   async #together(group: Job[]): Promise<void> {
     const kv = this.#kv;
     try {
-      // A key a commit both checks and writes is read once.
+      // A key a commit both checks and writes is read once; a fresh key replaces nothing, so is not read.
       const ids = group.flatMap((j) =>
-        [...j.checks, ...j.writes].map((x) => JSON.stringify(x.key))
+        [...j.checks, ...j.writes.filter((w) => !w.fresh)].map((x) => JSON.stringify(x.key))
       );
       const unique = [...new Set(ids)];
       const read = await readRaw(kv, this.#limits, unique.map((id) => JSON.parse(id)));
@@ -152,7 +153,8 @@ export class KvWriter {
       let spare = this.#limits.checks;
       let at = 0;
       for (const job of group) {
-        const mine = raw.slice(at, at += job.checks.length + job.writes.length);
+        const read = job.checks.length + job.writes.filter((w) => !w.fresh).length;
+        const mine = raw.slice(at, at += read);
         if (!checksHold(job.checks, mine, now)) {
           job.resolve(false);
           continue;
@@ -163,11 +165,14 @@ export class KvWriter {
         );
         spare -= job.checks.length;
         const checked = new Set(job.checks.map((c) => JSON.stringify(c.key)));
-        job.writes.forEach((w, i) => {
-          const { value, versionstamp } = mine[job.checks.length + i];
+        let old = job.checks.length;
+        for (const w of job.writes) {
+          const { value, versionstamp } = w.fresh
+            ? { value: null, versionstamp: null }
+            : mine[old++];
           const chunked = isManifest(value);
           if (chunked) replaced.push(value);
-          if (!checked.has(JSON.stringify(w.key))) {
+          if (!w.fresh && !checked.has(JSON.stringify(w.key))) {
             if (chunked) guards.unshift({ key: w.key, versionstamp });
             else guards.push({ key: w.key, versionstamp });
           }
@@ -181,7 +186,7 @@ export class KvWriter {
               w.expireIn === undefined ? undefined : { expireIn: w.expireIn },
             );
           }
-        });
+        }
       }
       if (!members.length) return;
       // Replacing more chunked values than the commit can guard could leak chunks: run alone.

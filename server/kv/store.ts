@@ -42,6 +42,12 @@ export interface Mutation {
   key: Key;
   value?: unknown;
   expireIn?: number;
+  /**
+   * The caller knows the key was never written before (a write-once key, such as a log
+   * entry under a number never handed out twice), so a backend need not look at what the
+   * write replaces. A wrong claim costs at most the space of what was there; never data.
+   */
+  fresh?: boolean;
 }
 
 /** Options for `list()`. */
