@@ -7,6 +7,8 @@
  *
  * @module
  */
+// From its own file: protocol/mod.ts would carry zod schemas the elements never use.
+import { DISPLAY_LIMITS } from "../protocol/pending_kinds.ts";
 import { safeCardUrl, safeImageUrl } from "./safe_url.ts";
 
 /** A preview card as the elements render it: every field plain text or a checked URL. */
@@ -18,22 +20,8 @@ export interface DisplayCard {
   badges: string[];
 }
 
-/**
- * Per-result and per-turn limits of the contract.
- *
- * @example
- * ```ts
- * DISPLAY_LIMITS.perTurn; // 8
- * ```
- */
-export const DISPLAY_LIMITS = {
-  title: 120,
-  subtitle: 100,
-  badge: 48,
-  badges: 4,
-  perResult: 6,
-  perTurn: 8,
-} as const;
+/** The contract's limits, shared with the runtime (protocol/). */
+export { DISPLAY_LIMITS };
 
 function text(value: unknown, max: number): string {
   if (typeof value !== "string") return "";

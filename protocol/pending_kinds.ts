@@ -87,6 +87,24 @@ export interface DisplayCard {
 }
 
 /**
+ * The contract's limits on `display` cards, applied by the runtime and again by clients:
+ * characters of each text, badges per card, cards per tool result and per turn.
+ *
+ * @example
+ * ```ts
+ * DISPLAY_LIMITS.perTurn; // 8
+ * ```
+ */
+export const DISPLAY_LIMITS = {
+  title: 120,
+  subtitle: 100,
+  badge: 48,
+  badges: 4,
+  perResult: 6,
+  perTurn: 8,
+} as const;
+
+/**
  * The fields a pending call (`pending_tool_call`, `pending_action`) carries
  * beyond the host call's: what it waits for, and for a remote action its
  * verb, preview and confirmations, or the approval that holds it.

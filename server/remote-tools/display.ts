@@ -7,18 +7,8 @@
  *
  * @module
  */
-import type { DisplayCard } from "../../protocol/mod.ts";
+import { DISPLAY_LIMITS, type DisplayCard } from "../../protocol/mod.ts";
 import { plainText } from "./shapes.ts";
-
-/** Limits of the contract. */
-export const DISPLAY_LIMITS = {
-  title: 120,
-  subtitle: 100,
-  badge: 48,
-  badges: 4,
-  perResult: 6,
-  perTurn: 8,
-} as const;
 
 function absolute(value: unknown, protocols: string[]): string | null {
   if (typeof value !== "string") return null;
