@@ -9,11 +9,9 @@
  *
  * @module
  */
-import { serve } from "@hono/node-server";
 import { Hono } from "hono";
-import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
 import { canonicalJson } from "../token.ts";
+import { serveLoopback } from "../../testing/loopback.ts";
 
 /** How the fake answers /evaluate. */
 export type FakeMode = "normal" | "timeout" | "unavailable" | "garbage" | "no_decision";
@@ -166,20 +164,10 @@ export async function fakeZentinelle(key = "sk_agent_fake_0123456789"): Promise<
       ...(r.reason ? { reason: r.reason } : {}),
     });
   });
-  const server = await new Promise<Server>((resolve) => {
-    const s = serve(
-      { fetch: app.fetch, port: 0, hostname: "127.0.0.1" },
-      () => resolve(s as Server),
-    ) as Server;
-  });
-  const port = (server.address() as AddressInfo).port;
+  const server = await serveLoopback(app.fetch);
   return Object.assign(state, {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections?.();
-      }),
+    url: server.url,
+    close: () => server.close(),
   }) as FakeZentinelle;
 }
 
