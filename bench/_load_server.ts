@@ -6,7 +6,9 @@
  *
  * Its stdin is a small debug channel: the line `cpu` answers
  * `{"cpu": <user+system µs of this process>}`, so the bench reads the
- * server's own CPU time around each round; stdin closing stops the process.
+ * server's own CPU time around each round; `profile` starts a CPU profile
+ * and allocation sampling, `profile-to <file>` writes them (the allocations
+ * beside it, as `.heapprofile`); stdin closing stops the process.
  *
  * Variables: `LOAD_TARGET`, `LOAD_STORE_URL` (Deno KV path, or the Redis or
  * Postgres URL), `LOAD_NAMESPACE` (Redis namespace or Postgres table).
@@ -14,6 +16,8 @@
  * @module
  */
 import process from "node:process";
+import { writeFile } from "node:fs/promises";
+import { Session } from "node:inspector";
 import { createInterface } from "node:readline";
 import { pendScript } from "../tests/multiprocess/_scripts.ts";
 import { startFloor } from "./_load_floor.ts";
@@ -53,11 +57,46 @@ const stop = async () => {
   await server.close().catch((error) => console.error(`[load ${target}] close: ${error}`));
   process.exit(0);
 };
+const profiler = new Session();
 const lines = createInterface({ input: process.stdin });
 lines.on("line", (line) => {
-  if (line.trim() !== "cpu") return;
-  const { user, system } = process.cpuUsage();
-  console.log(JSON.stringify({ cpu: user + system }));
+  const order = line.trim();
+  if (order === "cpu") {
+    const { user, system } = process.cpuUsage();
+    console.log(JSON.stringify({ cpu: user + system }));
+  } else if (order === "profile") {
+    profiler.connect();
+    profiler.post(
+      "Profiler.enable",
+      () =>
+        profiler.post(
+          "Profiler.start",
+          () =>
+            profiler.post("HeapProfiler.startSampling", {
+              samplingInterval: 16_384,
+              includeObjectsCollectedByMajorGC: true,
+              includeObjectsCollectedByMinorGC: true,
+            }, () => console.log("{}")),
+        ),
+    );
+  } else if (order.startsWith("profile-to ")) {
+    // The CPU profile to <file>, the sampled allocations to <file without .cpuprofile>.heapprofile.
+    const file = order.slice(11);
+    profiler.post("Profiler.stop", (error, cpu) => {
+      profiler.post("HeapProfiler.stopSampling", async (heapError, heap) => {
+        if (!error) await writeFile(file, JSON.stringify(cpu.profile));
+        if (!heapError) {
+          await writeFile(
+            file.replace(/\.cpuprofile$/, ".heapprofile"),
+            JSON.stringify(heap.profile),
+          );
+        }
+        console.log(
+          JSON.stringify({ error: error || heapError ? String(error ?? heapError) : null }),
+        );
+      });
+    });
+  }
 });
 lines.on("close", stop);
 process.on("SIGTERM", stop);

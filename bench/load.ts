@@ -4,18 +4,21 @@
  * memory, Deno KV, Redis and Postgres) runs as a process of its own; a
  * separate load process sends first messages that pend a host call on fresh
  * sessions, `LOAD_SESSIONS` (200) at a time, in rounds of `LOAD_TURNS` (400).
- * The first round meets a fresh process; then `LOAD_ROUNDS` (3) warm rounds.
- * CPU per turn is the server process's own user+system time over a round
- * divided by its turns, the least of the warm rounds (CPU time is steady on
- * a busy machine where wall time is not).
+ * The first round meets a fresh process (its penalty is a column of its
+ * own); then `LOAD_WARMUP` (2) rounds let the JIT settle, and `LOAD_ROUNDS`
+ * (3) rounds are measured. Rounds go to the servers in turn, one round each,
+ * so a busy moment of the machine falls on all of them alike. CPU per turn
+ * is the server process's own user+system time over a round divided by its
+ * turns, the least of the measured rounds.
  *
  * `LOAD_TARGETS=floor,denokv` runs a subset (the floor always runs);
- * `LOAD_PROF=<dir>` writes `--cpu-prof` profiles of each server to `<dir>/<target>/`.
+ * `LOAD_VERBOSE=1` prints every measured round; `LOAD_NODE_FLAGS` passes flags to every server;
+ * `LOAD_PROF=<dir>` writes a CPU profile of each server's warm rounds to `<dir>/<target>.cpuprofile`.
  *
  * @module
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -27,6 +30,7 @@ import { percentile, table } from "./_stats.ts";
 const SESSIONS = Number(process.env.LOAD_SESSIONS ?? 200);
 const TURNS = Number(process.env.LOAD_TURNS ?? 400);
 const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 3);
+const WARMUP = Number(process.env.LOAD_WARMUP ?? 2);
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 /** A child process spoken to in JSON lines. */
@@ -37,8 +41,13 @@ interface Peer {
   stop(): Promise<void>;
 }
 
-function peer(file: string, env: Record<string, string>, nodeFlags: string[] = []): Peer {
-  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", here(file)], {
+function peer(file: string, env: Record<string, string>): Peer {
+  const child = spawn(process.execPath, [
+    ...(process.env.LOAD_NODE_FLAGS ?? "").split(" ").filter(Boolean),
+    "--import",
+    "tsx",
+    here(file),
+  ], {
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "inherit"],
   });
@@ -94,20 +103,59 @@ async function runRound(server: Peer, client: Peer, url: string, tag: string) {
   } satisfies RoundResult;
 }
 
-/** Fresh round, then the warm rounds, against one server process. */
-async function measure(client: Peer, target: string, env: Record<string, string>) {
+/** One server under measurement. */
+interface Target {
+  label: string;
+  target: string;
+  env: Record<string, string>;
+  server?: Peer;
+  url?: string;
+  fresh?: RoundResult;
+  warm: RoundResult[];
+  cleanup?: () => Promise<void>;
+}
+
+/**
+ * Starts every server, gives each its fresh round, then runs the warm-up and measured rounds
+ * in turn across all servers (floor, memory, Deno KV, ... one round each, again), so a busy
+ * moment of the machine falls on every server alike rather than on one.
+ */
+async function measureAll(client: Peer, targets: Target[]): Promise<void> {
   const prof = process.env.LOAD_PROF;
-  const flags = prof ? ["--cpu-prof", `--cpu-prof-dir=${join(prof, target)}`] : [];
-  const server = peer("./_load_server.ts", { ...env, LOAD_TARGET: target }, flags);
+  const run = crypto.randomUUID().slice(0, 8);
   try {
-    const { url } = await server.next() as { url: string };
-    const run = crypto.randomUUID().slice(0, 8);
-    const fresh = await runRound(server, client, url, `${run}-fresh`);
-    const warm: RoundResult[] = [];
-    for (let r = 0; r < ROUNDS; r++) warm.push(await runRound(server, client, url, `${run}-${r}`));
-    return { fresh, warm };
+    for (const t of targets) {
+      t.server = peer("./_load_server.ts", { ...t.env, LOAD_TARGET: t.target });
+      t.url = (await t.server.next() as { url: string }).url;
+    }
+    for (const t of targets) {
+      t.fresh = await runRound(t.server!, client, t.url!, `${run}-${t.target}-fresh`);
+    }
+    for (let r = 0; r < WARMUP; r++) {
+      for (const t of targets) {
+        await runRound(t.server!, client, t.url!, `${run}-${t.target}-w${r}`);
+      }
+    }
+    if (prof) {
+      for (const t of targets) {
+        t.server!.send("profile");
+        await t.server!.next();
+      }
+    }
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const t of targets) {
+        t.warm.push(await runRound(t.server!, client, t.url!, `${run}-${t.target}-${r}`));
+      }
+    }
+    if (prof) {
+      await mkdir(prof, { recursive: true });
+      for (const t of targets) {
+        t.server!.send(`profile-to ${join(prof, `${t.target}.cpuprofile`)}`);
+        await t.server!.next();
+      }
+    }
   } finally {
-    await server.stop();
+    await Promise.all(targets.map((t) => t.server?.stop()));
   }
 }
 
@@ -123,12 +171,55 @@ export async function benchLoad(): Promise<void> {
   const wanted = (process.env.LOAD_TARGETS ?? "floor,memory,denokv,redis,postgres").split(",");
   const client = peer("./_load_client.ts", {});
   const dir = await mkdtemp(join(tmpdir(), "tether-bench-load-"));
-  const rows: string[][] = [];
   const notes: string[] = [];
+  const targets: Target[] = [{
+    label: "floor: Hono + one streamText",
+    target: "floor",
+    env: {},
+    warm: [],
+  }];
+  if (wanted.includes("memory")) {
+    targets.push({ label: "Tether, memory", target: "memory", env: {}, warm: [] });
+  }
+  if (wanted.includes("denokv")) {
+    targets.push({
+      label: "Tether, Deno KV file",
+      target: "denokv",
+      env: { LOAD_STORE_URL: join(dir, "store.db") },
+      warm: [],
+    });
+  }
+  for (const shared of sharedStores()) {
+    if (!wanted.includes(shared.kind)) continue;
+    if (!shared.url) {
+      notes.push(`SKIPPED ${shared.kind}: ${shared.variable} is not set`);
+      continue;
+    }
+    const namespace = freshNamespace();
+    targets.push({
+      label: `Tether, ${shared.kind}`,
+      target: shared.kind,
+      env: { LOAD_STORE_URL: shared.url, LOAD_NAMESPACE: namespace },
+      warm: [],
+      cleanup: () => dropNamespace(shared.url!, namespace),
+    });
+  }
+  try {
+    await measureAll(client, targets);
+  } finally {
+    await client.stop();
+    for (const t of targets) await t.cleanup?.();
+    await rm(dir, { recursive: true, force: true });
+  }
+  const rows: string[][] = [];
   let floorCpu = NaN;
-  const add = async (label: string, target: string, env: Record<string, string> = {}) => {
-    const { fresh, warm } = await measure(client, target, env);
+  for (const { label, target, fresh, warm } of targets) {
+    if (!fresh || warm.length < ROUNDS) continue;
     const best = Math.min(...warm.map((w) => w.cpuMs)) / TURNS;
+    if (process.env.LOAD_VERBOSE) {
+      const each = warm.map((w) => (w.cpuMs / TURNS).toFixed(2)).join(", ");
+      console.log(`${label}: ms per turn in each measured round: ${each}`);
+    }
     if (target === "floor") floorCpu = best;
     const walls = warm.map((w) => w.wallMs).sort((a, b) => a - b);
     const wall = walls[Math.floor(walls.length / 2)];
@@ -147,36 +238,10 @@ export async function benchLoad(): Promise<void> {
     if (failed) {
       notes.push(`${label}: ${failed} turns failed (see above); its figures include them`);
     }
-  };
-  try {
-    await add("floor: Hono + one streamText", "floor");
-    if (wanted.includes("memory")) await add("Tether, memory", "memory");
-    if (wanted.includes("denokv")) {
-      await add("Tether, Deno KV file", "denokv", { LOAD_STORE_URL: join(dir, "store.db") });
-    }
-    for (const shared of sharedStores()) {
-      if (!wanted.includes(shared.kind)) continue;
-      if (!shared.url) {
-        notes.push(`SKIPPED ${shared.kind}: ${shared.variable} is not set`);
-        continue;
-      }
-      const namespace = freshNamespace();
-      try {
-        await add(`Tether, ${shared.kind}`, shared.kind, {
-          LOAD_STORE_URL: shared.url,
-          LOAD_NAMESPACE: namespace,
-        });
-      } finally {
-        await dropNamespace(shared.url, namespace);
-      }
-    }
-  } finally {
-    await client.stop();
-    await rm(dir, { recursive: true, force: true });
   }
   console.log(
     `\n## Load: ${SESSIONS} concurrent sessions, first messages that pend a host call, ` +
-      `server CPU per turn (least of ${ROUNDS} rounds of ${TURNS})\n`,
+      `server CPU per turn (least of ${ROUNDS} rounds of ${TURNS} after ${WARMUP} warm-up rounds)\n`,
   );
   table([
     "server",

@@ -318,6 +318,8 @@ export class Engine {
     // Inside the lock (and lease): no other principal can create the session before this turn does.
     if (loaded || body.tool_call_id === undefined) admitted?.();
     if (body.tool_call_id === undefined) {
+      // The turn's first event needs its numbering: loaded meanwhile, not after the first commit.
+      this.hub.prepare(sid);
       return await startTurn(
         this.#deps,
         principal,

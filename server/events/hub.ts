@@ -24,6 +24,14 @@
  * store holds no event at all, and without that marker each session's log is
  * read as before.
  *
+ * Deleting a session keeps its last number for a week, so a session
+ * re-created under the same id continues it: on a durable store as the
+ * session's reservation (so loading a session reads one key), on memory as
+ * `["event_seq", id]`. Earlier versions kept it as `["event_seq", id]` on
+ * every store; the first hub writes `["event_log", "kept_in_reservation"]`
+ * only when the store holds no such key, and without that marker both keys
+ * are read.
+ *
  * @module
  */
 import type { Store } from "../kv/store.ts";
@@ -54,6 +62,10 @@ export const SEQ_BLOCK = 64;
 const reservedKey = (sessionId: string) => ["event_seq_reserved", sessionId];
 /** Present when every logged number in the store is covered by a reservation. */
 const MARKER = ["event_log", "reserved"];
+/** Present when a deleted session's last number is kept as its reservation, never as `event_seq`. */
+const KEPT_MARKER = ["event_log", "kept_in_reservation"];
+/** How long the last number of a deleted session is kept. */
+const KEEP_MS = 7 * 24 * 3600_000;
 
 /**
  * Publishes, logs and fans out session events.
@@ -83,6 +95,7 @@ export class EventHub {
   #sends = new Map<string, Promise<void>>();
   #unsubscribe: (() => Promise<void>) | null = null;
   #covered: Promise<boolean> | null = null;
+  #kept: Promise<boolean> | null = null;
 
   /** `shared`: the store is shared with other processes, so events are published through it too. */
   constructor(store: Store, logSize: number, shared = false) {
@@ -199,8 +212,9 @@ export class EventHub {
     this.#seq.delete(sessionId);
     this.#reserved.delete(sessionId);
     this.#used.delete(sessionId);
-    await this.#store.set(["event_seq", sessionId], last, { expireIn: 7 * 24 * 3600_000 });
-    if (this.#durable) await this.#store.delete(reservedKey(sessionId));
+    // A durable store keeps the number as the session's reservation (one key to read at load).
+    const kept = this.#durable ? reservedKey(sessionId) : ["event_seq", sessionId];
+    await this.#store.set(kept, last, { expireIn: KEEP_MS });
     const entries = await this.#store.list(["event", sessionId]);
     await Promise.all(entries.map((e) => this.#store.delete(e.key)));
   }
@@ -215,20 +229,48 @@ export class EventHub {
     }
   }
 
+  /**
+   * Loads a session's numbering and reserves its next block now, before its first event, so a
+   * turn about to start need not wait for that on the way to the event (durable stores only).
+   */
+  prepare(sessionId: string): void {
+    if (!this.#durable || this.#seq.has(sessionId)) return;
+    const ready = this.#loadSeq(sessionId).then(async (n) => {
+      await this.#reserve(sessionId, n + 1);
+      return n;
+    });
+    this.#seq.set(sessionId, ready);
+    // A failure reaches the first event that waits for it; the next load starts afresh.
+    ready.catch(() => {
+      if (this.#seq.get(sessionId) === ready) this.#seq.delete(sessionId);
+    });
+  }
+
+  /** Makes `seq` durable before any client sees it: a restart continues after the whole block. */
+  async #reserve(sessionId: string, seq: number): Promise<void> {
+    if (!this.#durable || seq <= (this.#reserved.get(sessionId) ?? 0)) return;
+    const limit = seq + SEQ_BLOCK - 1;
+    await this.#store.set(reservedKey(sessionId), limit);
+    this.#reserved.set(sessionId, limit);
+  }
+
   #next(sessionId: string): Promise<number> {
     const next = (this.#seq.get(sessionId) ?? this.#loadSeq(sessionId)).then(async (n) => {
       const seq = n + 1;
-      if (this.#durable && seq > (this.#reserved.get(sessionId) ?? 0)) {
-        // Durable before any client sees `seq`: a restart continues after the whole block.
-        const limit = seq + SEQ_BLOCK - 1;
-        await this.#store.set(reservedKey(sessionId), limit);
-        this.#reserved.set(sessionId, limit);
-      }
+      await this.#reserve(sessionId, seq);
       this.#used.set(sessionId, seq);
       return seq;
     });
     this.#seq.set(sessionId, next);
     return next;
+  }
+
+  /** Whether no `["event_seq", id]` of an earlier version can be in the store (see the module doc). */
+  async #keptInReservations(): Promise<boolean> {
+    if (await this.#store.get(KEPT_MARKER)) return true;
+    if ((await this.#store.list(["event_seq"], { limit: 1 })).length) return false;
+    await this.#store.set(KEPT_MARKER, true);
+    return true;
   }
 
   /** Whether every logged number is covered by a reservation (see the module doc). */
@@ -243,11 +285,13 @@ export class EventHub {
   async #loadSeq(sessionId: string): Promise<number> {
     const covered = this.#durable &&
       await (this.#covered ??= this.#logCovered().catch(() => (this.#covered = null, false)));
+    const keptInReservation = this.#durable &&
+      await (this.#kept ??= this.#keptInReservations().catch(() => (this.#kept = null, false)));
     const [last, kept, reserved] = await Promise.all([
       covered
         ? []
         : this.#store.list<SessionEvent>(["event", sessionId], { reverse: true, limit: 1 }),
-      this.#store.get<number>(["event_seq", sessionId]),
+      keptInReservation ? null : this.#store.get<number>(["event_seq", sessionId]),
       this.#durable ? this.#store.get<number>(reservedKey(sessionId)) : null,
     ]);
     const logged = Math.max(last[0]?.value.payload.seq ?? 0, kept?.value ?? 0);

@@ -29,6 +29,7 @@ import {
   storedBytes,
   writeChunks,
 } from "./_denokv.ts";
+import type { KnownVersions } from "./_denokv_known.ts";
 import type { Check, Key, Mutation } from "./store.ts";
 
 const RETRY = Symbol("retry");
@@ -49,6 +50,7 @@ export interface Write {
 
 /**
  * Applies prepared writes if every check holds, chunking large values; see the module doc.
+ * Resolves the commit's versionstamp, or null when a check failed.
  *
  * @example
  * ```ts
@@ -60,7 +62,8 @@ export async function commitAlone(
   limits: KvLimits,
   checks: readonly Check[],
   writes: Write[],
-): Promise<boolean> {
+  known?: KnownVersions,
+): Promise<string | null> {
   const chunked = writes.filter((w) => w.chunk);
   let committed = false;
   try {
@@ -68,9 +71,9 @@ export async function commitAlone(
       w.manifest = await writeChunks(kv, limits, w.text!, w.expireIn);
     }
     for (let round = 0; round < 100; round++) {
-      const result = await attempt(kv, limits, checks, writes);
+      const result = await attempt(kv, limits, checks, writes, known);
       if (result === RETRY) continue;
-      committed = result;
+      committed = result !== null;
       return result;
     }
     throw new Error(
@@ -161,21 +164,21 @@ export function checksHold(
   });
 }
 
-/** One optimistic attempt: RETRY when only our own concurrency guard failed. */
+/** One optimistic attempt: its versionstamp, null when a check failed, RETRY when only our own concurrency guard did. */
 async function attempt(
   kv: Kv,
   limits: KvLimits,
   checks: readonly Check[],
   writes: Write[],
-): Promise<boolean | typeof RETRY> {
+  known?: KnownVersions,
+): Promise<string | null | typeof RETRY> {
   const checked = new Set(checks.map((c) => JSON.stringify(c.key)));
-  const raw = await readRaw(
-    kv,
-    limits,
-    [...checks, ...writes.filter((w) => !w.fresh)].map((x) => x.key),
-  );
+  const keys = [...checks, ...writes.filter((w) => !w.fresh)].map((x) => x.key);
+  const raw = known
+    ? await known.read(kv, limits, keys, checks.map((c) => c.version))
+    : await readRaw(kv, limits, keys);
   const now = Date.now();
-  if (!checksHold(checks, raw, now)) return false;
+  if (!checksHold(checks, raw, now)) return null;
   const op = kv.atomic();
   let guards = checks.length;
   // An expired key still in the file is checked at its stored versionstamp.
@@ -200,7 +203,13 @@ async function attempt(
       op.set(w.key, envelope, w.expireIn === undefined ? undefined : { expireIn: w.expireIn });
     }
   }
-  if (!(await op.commit()).ok) return RETRY;
+  const { ok, versionstamp } = await op.commit();
+  if (!ok) {
+    // Whatever was known of these keys may be what made the commit fail: read them next time.
+    for (const key of keys) known?.forget(key);
+    return RETRY;
+  }
+  known?.wroteAll(writes, versionstamp);
   for (const manifest of replaced) await deleteChunks(kv, limits, manifest);
-  return true;
+  return versionstamp!;
 }

@@ -4,12 +4,14 @@
  * Each Deno KV read costs about the same CPU for one key as for ten, so the
  * single-key reads asked for while one read runs wait for it and then go
  * out together, up to Deno KV's keys per read. Each read is still a
- * consistent snapshot of the keys it names; nothing is cached.
+ * consistent snapshot of the keys it names; nothing is served from memory
+ * (what a read saw is only remembered for the writer's checks).
  *
  * @module
  */
 
 import type { Kv, KvEntryMaybe, KvKey, KvLimits } from "./_denokv.ts";
+import type { KnownVersions } from "./_denokv_known.ts";
 
 interface Wanted {
   key: KvKey;
@@ -32,9 +34,13 @@ export class KvReader {
   #waiting: Wanted[] = [];
   #running = false;
 
-  constructor(kv: Kv, limits: KvLimits) {
+  #known: KnownVersions | undefined;
+
+  /** `known`: where to record what each read saw (`_denokv_known.ts`). */
+  constructor(kv: Kv, limits: KvLimits, known?: KnownVersions) {
     this.#kv = kv;
     this.#limits = limits;
+    this.#known = known;
   }
 
   /** Reads one key (raw, as Deno KV stores it). */
@@ -54,7 +60,10 @@ export class KvReader {
           const entries = batch.length === 1
             ? [await this.#kv.get(batch[0].key)]
             : await this.#kv.getMany(batch.map((w) => w.key));
-          batch.forEach((w, i) => w.resolve(entries[i]));
+          batch.forEach((w, i) => {
+            this.#known?.saw(w.key, entries[i]);
+            w.resolve(entries[i]);
+          });
         } catch (error) {
           for (const w of batch) w.reject(error);
         }

@@ -3,8 +3,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { type Kv, type KvKey, openKv } from "./_denokv.ts";
+import { CHUNKS, type Kv, type KvKey, type KvLimits, openKv } from "./_denokv.ts";
 import { KvWriter } from "./_denokv_writer.ts";
+
+/** Whether a queued commit committed (the writer answers its versionstamp, or null). */
+const ok = async (commit: Promise<string | null>) => (await commit) !== null;
 
 const dir = await mkdtemp(join(tmpdir(), "tether-kvwriter-"));
 after(() => rm(dir, { recursive: true, force: true }));
@@ -22,6 +25,19 @@ function withRival(kv: Kv, rival: (keys: KvKey[]) => Promise<void>): Kv {
       return out;
     },
   };
+}
+
+/** A writer over `kv` that records the second part of every key its reads ask for. */
+function recording(kv: Kv, limits: KvLimits): { read: string[]; writer: KvWriter } {
+  const read: string[] = [];
+  const writer = new KvWriter(
+    withRival(kv, (keys) => {
+      for (const k of keys) read.push(String(k[1]));
+      return Promise.resolve();
+    }),
+    limits,
+  );
+  return { read, writer };
 }
 
 test("queued commits go out as one group, and a rival write between its read and commit sends each back alone", async () => {
@@ -53,8 +69,8 @@ test("queued commits go out as one group, and a rival write between its read and
           }]),
       ),
     ];
-    assert.equal(await first, true);
-    assert.deepEqual(await Promise.all(queued), [false, true, true, true, true]);
+    assert.equal(await ok(first), true);
+    assert.deepEqual(await Promise.all(queued.map(ok)), [false, true, true, true, true]);
     assert.equal(groups, 1, "the five queued commits were read as one group");
     assert.deepEqual((await kv.get(["w", "a"])).value, { j: "99" });
     for (let i = 0; i < 4; i++) {
@@ -68,14 +84,7 @@ test("queued commits go out as one group, and a rival write between its read and
 test("a fresh write is stored without reading its key first, alone and in a group", async () => {
   const { kv, limits } = await openKv(join(dir, "fresh.db"));
   try {
-    const read: string[] = [];
-    const writer = new KvWriter(
-      withRival(kv, (keys) => {
-        for (const k of keys) read.push(String(k[1]));
-        return Promise.resolve();
-      }),
-      limits,
-    );
+    const { read, writer } = recording(kv, limits);
     const alone = writer.commit([], [
       { key: ["f", "log0"], value: 0, fresh: true },
       { key: ["f", "plain"], value: 1 },
@@ -86,12 +95,50 @@ test("a fresh write is stored without reading its key first, alone and in a grou
         { key: ["f", `log${i}`], value: i, fresh: true },
       ])
     );
-    assert.equal(await alone, true);
-    assert.deepEqual(await Promise.all(grouped), [true, true, true]);
+    assert.equal(await ok(alone), true);
+    assert.deepEqual(await Promise.all(grouped.map(ok)), [true, true, true]);
     assert.deepEqual(read.sort(), ["plain", "rec1", "rec2", "rec3"]);
     for (let i = 0; i < 4; i++) {
       assert.deepEqual((await kv.get(["f", `log${i}`])).value, { j: `${i}` });
     }
+  } finally {
+    kv.close();
+  }
+});
+
+test("a key the handle knows is written without a read, and a stale known version costs a retry, never chunks or data", async () => {
+  const { kv, limits } = await openKv(join(dir, "known.db"));
+  try {
+    const { read, writer } = recording(kv, limits);
+    assert.equal(await ok(writer.commit([], [{ key: ["k", "a"], value: 1 }])), true);
+    assert.deepEqual(read, ["a"]);
+    const version = (await kv.get(["k", "a"])).versionstamp;
+    // Written by this handle: known, so neither the plain write nor the checked one reads it.
+    assert.equal(await ok(writer.commit([], [{ key: ["k", "a"], value: 2 }])), true);
+    const now = (await kv.get(["k", "a"])).versionstamp!;
+    assert.notEqual(now, version);
+    assert.equal(
+      await ok(writer.commit([{ key: ["k", "a"], version: now }], [{ key: ["k", "a"], value: 3 }])),
+      true,
+    );
+    assert.deepEqual(read, ["a"]);
+    // A check at a version other than the known one still reads, and answers as the file says.
+    assert.equal(
+      await ok(writer.commit([{ key: ["k", "a"], version: now }], [{ key: ["k", "a"], value: 4 }])),
+      false,
+    );
+    assert.deepEqual(read, ["a", "a"]);
+    // Another handle replaces the value with a chunked one: the known version is stale.
+    const rival = new KvWriter(kv, limits);
+    assert.equal(
+      await ok(rival.commit([], [{ key: ["k", "a"], value: "x".repeat(200_000) }])),
+      true,
+    );
+    assert.equal(await ok(writer.commit([], [{ key: ["k", "a"], value: 5 }])), true);
+    assert.deepEqual((await kv.get(["k", "a"])).value, { j: "5" });
+    let chunks = 0;
+    for await (const _ of kv.list({ prefix: [CHUNKS] })) chunks++;
+    assert.equal(chunks, 0, "the chunks of the replaced value are deleted");
   } finally {
     kv.close();
   }

@@ -5,7 +5,8 @@
  * SQLite transaction, a sync to disk), and so does a read. Every write of a
  * store therefore goes through one queue: the commits that wait while one
  * runs are applied together, with one read of the keys they check or write
- * (but not of `fresh` keys, which replace nothing) and one atomic operation
+ * (but not of `fresh` keys, which replace nothing, nor of keys whose version
+ * the handle knows, `_denokv_known.ts`) and one atomic operation
  * holding all their checks and mutations. A commit
  * joins a group only when its keys are disjoint from those of every commit
  * before it still in the queue (so the order of the group's members cannot
@@ -17,14 +18,8 @@
  * @module
  */
 
-import {
-  deleteChunks,
-  isManifest,
-  type Kv,
-  type KvLimits,
-  type Manifest,
-  readRaw,
-} from "./_denokv.ts";
+import { deleteChunks, isManifest, type Kv, type KvLimits, type Manifest } from "./_denokv.ts";
+import { KnownVersions } from "./_denokv_known.ts";
 import { checksHold, commitAlone, INLINE_BUDGET, prepare, type Write } from "./_denokv_commit.ts";
 import type { Check, Mutation } from "./store.ts";
 
@@ -35,7 +30,7 @@ interface Job {
   keys: string[];
   alone: boolean;
   bytes: number;
-  resolve(ok: boolean): void;
+  resolve(versionstamp: string | null): void;
   reject(error: unknown): void;
 }
 
@@ -53,14 +48,16 @@ export class KvWriter {
   #limits: KvLimits;
   #queue: Job[] = [];
   #running = false;
+  #known: KnownVersions;
 
-  constructor(kv: Kv, limits: KvLimits) {
+  constructor(kv: Kv, limits: KvLimits, known = new KnownVersions()) {
     this.#kv = kv;
     this.#limits = limits;
+    this.#known = known;
   }
 
-  /** Applies `mutations` if every check holds (all or nothing); resolves whether it committed. */
-  commit(checks: readonly Check[], mutations: readonly Mutation[]): Promise<boolean> {
+  /** Applies `mutations` if every check holds (all or nothing); resolves the versionstamp, or null when a check failed. */
+  commit(checks: readonly Check[], mutations: readonly Mutation[]): Promise<string | null> {
     let writes: Write[];
     try {
       writes = prepare(this.#limits, checks, mutations);
@@ -86,6 +83,9 @@ export class KvWriter {
     this.#running = true;
     try {
       while (this.#queue.length) {
+        // One turn of the event loop first: commits that requests already on their way make
+        // join this one, so a burst costs one database commit rather than several.
+        await new Promise((resolve) => setImmediate(resolve));
         const group = this.#take();
         if (group.length === 1) await this.#alone(group[0]);
         else await this.#together(group);
@@ -127,7 +127,7 @@ export class KvWriter {
 
   async #alone(job: Job): Promise<void> {
     try {
-      job.resolve(await commitAlone(this.#kv, this.#limits, job.checks, job.writes));
+      job.resolve(await commitAlone(this.#kv, this.#limits, job.checks, job.writes, this.#known));
     } catch (error) {
       job.reject(error);
     }
@@ -136,12 +136,20 @@ export class KvWriter {
   async #together(group: Job[]): Promise<void> {
     const kv = this.#kv;
     try {
-      // A key a commit both checks and writes is read once; a fresh key replaces nothing, so is not read.
-      const ids = group.flatMap((j) =>
-        [...j.checks, ...j.writes.filter((w) => !w.fresh)].map((x) => JSON.stringify(x.key))
-      );
+      // A key a commit both checks and writes is read once; a fresh key replaces nothing, so is
+      // not read; a key known at the version checked (or, unchecked, at any) is not read either.
+      const expect = new Map<string, string | null | undefined>();
+      const ids = group.flatMap((j) => {
+        for (const c of j.checks) expect.set(JSON.stringify(c.key), c.version);
+        return [...j.checks, ...j.writes.filter((w) => !w.fresh)].map((x) => JSON.stringify(x.key));
+      });
       const unique = [...new Set(ids)];
-      const read = await readRaw(kv, this.#limits, unique.map((id) => JSON.parse(id)));
+      const read = await this.#known.read(
+        kv,
+        this.#limits,
+        unique.map((id) => JSON.parse(id)),
+        unique.map((id) => expect.get(id)),
+      );
       const byId = new Map(unique.map((id, i) => [id, read[i]]));
       const raw = ids.map((id) => byId.get(id)!);
       const now = Date.now();
@@ -156,7 +164,7 @@ export class KvWriter {
         const read = job.checks.length + job.writes.filter((w) => !w.fresh).length;
         const mine = raw.slice(at, at += read);
         if (!checksHold(job.checks, mine, now)) {
-          job.resolve(false);
+          job.resolve(null);
           continue;
         }
         members.push(job);
@@ -192,9 +200,14 @@ export class KvWriter {
       // Replacing more chunked values than the commit can guard could leak chunks: run alone.
       if (replaced.length > spare) return await this.#oneByOne(members);
       for (const guard of guards.slice(0, spare)) op.check(guard);
-      if (!(await op.commit()).ok) return await this.#oneByOne(members);
+      const { ok, versionstamp } = await op.commit();
+      if (!ok) {
+        for (const id of unique) this.#known.forget(JSON.parse(id));
+        return await this.#oneByOne(members);
+      }
+      for (const job of members) this.#known.wroteAll(job.writes, versionstamp);
       for (const manifest of replaced) await deleteChunks(kv, this.#limits, manifest);
-      for (const job of members) job.resolve(true);
+      for (const job of members) job.resolve(versionstamp!);
     } catch (error) {
       for (const job of group) job.reject(error);
     }

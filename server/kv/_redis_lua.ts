@@ -16,6 +16,7 @@
  * KEYS: seq, index, expiry, then the checked keys, then the written keys.
  * ARGV: number of checks, length of the data key prefix, each check's
  * version ("" for absent), then per write: "s" or "d", JSON text, milliseconds to live ("0" for none).
+ * Returns 0 when a check failed, -1 when it committed nothing to write, else the writes' version.
  */
 export const COMMIT = `
 local nc = tonumber(ARGV[1])
@@ -30,7 +31,7 @@ for i = 1, nc do
   end
 end
 local nw = #KEYS - 3 - nc
-if nw == 0 then return 1 end
+if nw == 0 then return -1 end
 local version = redis.call('INCR', KEYS[1])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -65,7 +66,7 @@ for _, member in ipairs(lapsed) do
   end
   redis.call('ZREM', KEYS[3], member)
 end
-return 1
+return version
 `;
 
 /**

@@ -30,6 +30,7 @@ import {
   readChunks,
   readRaw,
 } from "./_denokv.ts";
+import { KnownVersions } from "./_denokv_known.ts";
 import { KvReader } from "./_denokv_reader.ts";
 import { KvWriter } from "./_denokv_writer.ts";
 import type {
@@ -97,8 +98,9 @@ class DenoKvStore implements Store {
     this.#limits = limits;
     this.#id = id;
     this.#bus = bus;
-    this.#reader = new KvReader(kv, limits);
-    this.#writer = new KvWriter(kv, limits);
+    const known = new KnownVersions();
+    this.#reader = new KvReader(kv, limits, known);
+    this.#writer = new KvWriter(kv, limits, known);
   }
 
   async get<T = unknown>(key: Key): Promise<Entry<T> | null> {
@@ -171,8 +173,18 @@ class DenoKvStore implements Store {
   }
 
   async atomic(checks: readonly Check[], mutations: readonly Mutation[]): Promise<boolean> {
+    return (await this.commit(checks, mutations)) !== null;
+  }
+
+  async commit(
+    checks: readonly Check[],
+    mutations: readonly Mutation[],
+  ): Promise<(string | null)[] | null> {
     this.#open();
-    return await this.#writer.commit(checks, mutations);
+    const versionstamp = await this.#writer.commit(checks, mutations);
+    return versionstamp === null
+      ? null
+      : mutations.map((m) => (m.value === undefined ? null : versionstamp));
   }
 
   // deno-lint-ignore require-await -- async so that a closed store rejects rather than throws

@@ -101,6 +101,13 @@ class MemoryStore implements Store {
   }
 
   async atomic(checks: readonly Check[], mutations: readonly Mutation[]): Promise<boolean> {
+    return (await this.commit(checks, mutations)) !== null;
+  }
+
+  async commit(
+    checks: readonly Check[],
+    mutations: readonly Mutation[],
+  ): Promise<(string | null)[] | null> {
     this.#open();
     for (const check of checks) assertKey(check.key, "check key");
     // Serialise every value before deciding, so a bad value cannot leave a half-applied commit.
@@ -109,18 +116,19 @@ class MemoryStore implements Store {
       return m.value === undefined ? undefined : this.#rec(m.value, m.expireIn, false);
     });
     for (const check of checks) {
-      if ((this.#live(check.key)?.version ?? null) !== check.version) return false;
+      if ((this.#live(check.key)?.version ?? null) !== check.version) return null;
     }
     if (recs.length > 0) this.#counter++;
+    const version = String(this.#counter);
     for (let i = 0; i < recs.length; i++) {
       const rec = recs[i];
       if (rec === undefined) remove(this.#root, mutations[i].key);
       else {
-        rec.version = String(this.#counter);
+        rec.version = version;
         this.#write(mutations[i].key, rec);
       }
     }
-    return true;
+    return recs.map((rec) => (rec === undefined ? null : version));
   }
 
   async publish(channel: string, message: unknown): Promise<void> {

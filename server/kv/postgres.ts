@@ -168,6 +168,13 @@ class PostgresStore implements Store {
   }
 
   async atomic(checks: readonly Check[], mutations: readonly Mutation[]): Promise<boolean> {
+    return (await this.commit(checks, mutations)) !== null;
+  }
+
+  async commit(
+    checks: readonly Check[],
+    mutations: readonly Mutation[],
+  ): Promise<(string | null)[] | null> {
     this.#open();
     for (const check of checks) assertKey(check.key, "check key");
     const writes = new Map<string, { text: string | null; expireIn: number | null }>();
@@ -182,15 +189,20 @@ class PostgresStore implements Store {
           : checkExpireIn(m.expireIn),
       });
     }
-    if (checks.length === 0 && writes.size === 0) return true;
+    if (checks.length === 0 && writes.size === 0) return [];
     const checked = checks.map((c) => encodeKey(c.key));
     // Sorted lock ids make every transaction lock in the same order (no deadlocks between them).
     const locks = [...new Set([...checked, ...writes.keys()].map(hash32))].sort((a, b) => a - b);
     for (let attempt = 0;; attempt++) {
       try {
-        const won = await this.#sql.begin((tx) => this.#commit(tx, checks, checked, locks, writes));
-        if (won) this.#wrote();
-        return won as boolean;
+        const versions = await this.#sql.begin((tx) =>
+          this.#commit(tx, checks, checked, locks, writes)
+        ) as Map<string, string> | null;
+        if (versions === null) return null;
+        this.#wrote();
+        return mutations.map((m) =>
+          m.value === undefined ? null : versions.get(encodeKey(m.key)) ?? null
+        );
       } catch (error) {
         if (attempt >= 5 || !RETRYABLE.has((error as { code?: string }).code ?? "")) throw error;
       }
@@ -203,7 +215,7 @@ class PostgresStore implements Store {
     checked: string[],
     locks: number[],
     writes: Map<string, { text: string | null; expireIn: number | null }>,
-  ): Promise<boolean> {
+  ): Promise<Map<string, string> | null> {
     const table = tx(this.#t.kv);
     // The row read runs after the locks are held (same connection, in order), so it sees their holders' commits.
     const [, rows] = await Promise.all([
@@ -214,21 +226,23 @@ class PostgresStore implements Store {
     ]);
     const current = new Map(rows.filter((r) => r.live).map((r) => [r.key, r.version]));
     for (let i = 0; i < checks.length; i++) {
-      if ((current.get(checked[i]) ?? null) !== checks[i].version) return false;
+      if ((current.get(checked[i]) ?? null) !== checks[i].version) return null;
     }
     const sets = [...writes].filter(([, w]) => w.text !== null);
     const deletes = [...writes].filter(([, w]) => w.text === null).map(([key]) => key);
-    await Promise.all([
-      sets.length > 0 &&
-      tx`INSERT INTO ${table} (key, value, expires_at)
+    const [written] = await Promise.all([
+      sets.length > 0
+        ? tx<{ key: string; version: string }[]>`INSERT INTO ${table} (key, value, expires_at)
         SELECT k, v, now() + e * interval '1 millisecond'
         FROM unnest(${sets.map(([k]) => k)}::text[], ${sets.map(([, w]) => w.text)}::text[],
           ${sets.map(([, w]) => w.expireIn)}::float8[]) AS m(k, v, e)
         ON CONFLICT (key) DO UPDATE
-        SET value = EXCLUDED.value, version = EXCLUDED.version, expires_at = EXCLUDED.expires_at`,
+        SET value = EXCLUDED.value, version = EXCLUDED.version, expires_at = EXCLUDED.expires_at
+        RETURNING key, version::text`
+        : [],
       deletes.length > 0 && tx`DELETE FROM ${table} WHERE key = ANY(${deletes}::text[])`,
     ]);
-    return true;
+    return new Map(written.map((r) => [r.key, r.version]));
   }
 
   async publish(channel: string, message: unknown): Promise<void> {

@@ -143,7 +143,14 @@ class RedisStore implements Store {
     return out;
   }
 
-  atomic(checks: readonly Check[], mutations: readonly Mutation[]): Promise<boolean> {
+  async atomic(checks: readonly Check[], mutations: readonly Mutation[]): Promise<boolean> {
+    return (await this.#commit(checks, mutations)) !== null;
+  }
+
+  commit(
+    checks: readonly Check[],
+    mutations: readonly Mutation[],
+  ): Promise<(string | null)[] | null> {
     return this.#commit(checks, mutations);
   }
 
@@ -187,7 +194,10 @@ class RedisStore implements Store {
     if (this.#closed) throw closedError(this.name);
   }
 
-  async #commit(checks: readonly Check[], mutations: readonly Mutation[]): Promise<boolean> {
+  async #commit(
+    checks: readonly Check[],
+    mutations: readonly Mutation[],
+  ): Promise<(string | null)[] | null> {
     this.#open();
     const keys = [`${this.#ns}seq`, `${this.#ns}index`, `${this.#ns}expiry`];
     const args = [String(checks.length), this.#dataBytes];
@@ -206,7 +216,10 @@ class RedisStore implements Store {
           String(m.expireIn === undefined ? 0 : checkExpireIn(m.expireIn)),
         );}
     }
-    return await this.#script(this.#shas.commit, COMMIT, keys, args) === 1;
+    // The script answers 0 when a check failed, else the version of this commit's writes.
+    const version = await this.#script(this.#shas.commit, COMMIT, keys, args);
+    if (version === 0) return null;
+    return mutations.map((m) => (m.value === undefined ? null : String(version)));
   }
 
   async #script(sha: string, source: string, keys: string[], args: string[]): Promise<unknown> {

@@ -183,6 +183,34 @@ function runBasicContract(fixture: StoreFixture): void {
       assert.equal(await store.atomic([], []), true);
     }));
 
+  test("commit answers the version each write left its key at, which a later check accepts", () =>
+    withStore(fixture, async (store, k) => {
+      await store.set(k("gone"), "x");
+      const first = await store.commit([{ key: k("s"), version: null }], [
+        { key: k("s"), value: { turn: 1 } },
+        { key: k("gone") },
+        { key: k("msg", "0001"), value: "hi", expireIn: 60_000 },
+      ]);
+      assert.ok(first, "the commit holds");
+      assert.equal(first.length, 3);
+      assert.equal(first[1], null, "a delete has no version");
+      assert.equal(first[0], (await store.get(k("s")))!.version);
+      assert.equal(first[2], (await store.get(k("msg", "0001")))!.version);
+      // No read between: the answered version is what the next commit checks.
+      const second = await store.commit([{ key: k("s"), version: first[0] }], [
+        { key: k("s"), value: { turn: 2 } },
+      ]);
+      assert.ok(second);
+      assert.notEqual(second[0], first[0]);
+      assert.equal(
+        await store.commit([{ key: k("s"), version: first[0] }], [{ key: k("s"), value: 3 }]),
+        null,
+        "a stale version fails the check",
+      );
+      assert.deepEqual((await store.get(k("s")))?.value, { turn: 2 });
+      assert.deepEqual(await store.commit([], []), []);
+    }));
+
   test("atomic applies nothing when any check fails", () =>
     withStore(fixture, async (store, k) => {
       await store.set(k("s"), 1);

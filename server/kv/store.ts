@@ -99,6 +99,15 @@ export interface Store {
    * committed.
    */
   atomic(checks: readonly Check[], mutations: readonly Mutation[]): Promise<boolean>;
+  /**
+   * `atomic()` that also answers, when it committed, the version each mutation left its key
+   * at (null for a delete), in the order of `mutations`; null when a check failed. A caller
+   * that writes a key and checks it again later needs no read in between.
+   */
+  commit(
+    checks: readonly Check[],
+    mutations: readonly Mutation[],
+  ): Promise<(string | null)[] | null>;
   /** Publishes a message to every subscriber of `channel`, in every process sharing this store. */
   publish(channel: string, message: unknown): Promise<void>;
   /** Subscribes to a channel; returns the function that unsubscribes. */

@@ -24,6 +24,7 @@ function counted(name: string): { store: Store; lists: () => number } {
     delete: (key) => inner.delete(key),
     list: (prefix, options) => (lists++, inner.list(prefix, options)),
     atomic: (checks, mutations) => inner.atomic(checks, mutations),
+    commit: (checks, mutations) => inner.commit(checks, mutations),
     publish: (channel, message) => inner.publish(channel, message),
     subscribe: (channel, listener) => inner.subscribe(channel, listener),
     close: () => inner.close(),

@@ -56,21 +56,27 @@ export class SessionRepo {
     };
   }
 
-  /** Commits a new session record version plus other writes, if the record is still at `version`. */
-  commit(
+  /**
+   * Commits a new session record version plus other writes, if the record is still at
+   * `version`; resolves the record's new version, or null when it was not at `version`.
+   */
+  async commit(
     record: SessionRecord,
     version: string | null,
     mutations: Mutation[] = [],
-  ): Promise<boolean> {
-    return this.store.atomic(
+  ): Promise<string | null> {
+    const versions = await this.store.commit(
       [{ key: sessionKey(record.session_id), version }],
       [{ key: sessionKey(record.session_id), value: record }, ...mutations],
     );
+    return versions?.[0] ?? null;
   }
 
-  /** The mutation that writes message `seq`. */
-  putMessage(id: string, seq: number, message: StoredMessage): Mutation {
-    return { key: messageKey(id, seq), value: message };
+  /** The mutation that writes message `seq`; `fresh` when that number was never written (`Mutation.fresh`). */
+  putMessage(id: string, seq: number, message: StoredMessage, fresh = false): Mutation {
+    return fresh
+      ? { key: messageKey(id, seq), value: message, fresh }
+      : { key: messageKey(id, seq), value: message };
   }
 
   /** Writes an assistant message alone (progress that decides nothing). */

@@ -114,6 +114,7 @@ export async function continueTurn(
     model,
     limits: effectiveLimits(deps.options.limits, body.config),
     steering: pending.steering,
+    version: written,
   };
   if (answer.kind === "run" || decided) {
     if (decided) {

@@ -60,11 +60,10 @@ export async function resumeHeldTurn(
   call.status = "running";
   assistant.status = "running";
   const next = { ...record, pending_action: null };
-  if (
-    !(await deps.repo.commit(next, loaded.version, [
-      deps.repo.putMessage(sessionId, entry.seq, assistant),
-    ]))
-  ) {
+  const version = await deps.repo.commit(next, loaded.version, [
+    deps.repo.putMessage(sessionId, entry.seq, assistant),
+  ]);
+  if (!version) {
     throw sessionError(
       `Session ${sessionId} changed while call ${callId} was being released; retry.`,
     );
@@ -75,6 +74,7 @@ export async function resumeHeldTurn(
   return await runAndRecord(deps, {
     principal: { id: record.owner_id, roles: [] },
     record: next,
+    version,
     seq: entry.seq,
     assistant,
     history: loaded.messages.filter((m) => m.seq < entry.seq).flatMap((m) => replay(m.message)),

@@ -92,7 +92,8 @@ export async function startTurn(
   };
   const marks = body.id ? [{ key: messageIdKey(sid, body.id), value: true }] : [];
   const written = await repo.commit(record, loaded?.version ?? null, [
-    repo.putMessage(sid, userSeq, user),
+    // Past every message of the loaded session, which the check on its version holds still.
+    repo.putMessage(sid, userSeq, user, true),
     ...marks,
   ]);
   if (!written) {
@@ -111,5 +112,7 @@ export async function startTurn(
     limits: effectiveLimits(deps.options.limits, body.config),
     discovery: Promise.resolve(found),
     scope,
+    fresh: true,
+    version: written,
   });
 }

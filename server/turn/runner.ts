@@ -65,6 +65,10 @@ export interface RunInput {
   discovery?: Promise<Discovery | null>;
   /** The execution scope `discovery` was started with (same request id). */
   scope?: ExecutionScope;
+  /** The assistant message's key was never written (a new turn), unless a checkpoint writes it. */
+  fresh?: boolean;
+  /** The version `record` was committed at, when the caller just committed it. */
+  version?: string;
 }
 
 /** What the runner shares with the engine. */
@@ -121,6 +125,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
   const usage: Usage = { input_tokens: 0, output_tokens: 0, total_tokens: 0, model_requests: 0 };
   const trace = deps.tracer?.turn(sid, model.name);
   let traceError: string | undefined = "the turn did not finish";
+  let checkpointed = false;
   try {
     if (!input.started) await emit("assistant:status", { type: "agent_status", status: "started" });
     let outcome: RunOutcome = { kind: "final" };
@@ -161,7 +166,10 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
         close: () => (live.accepting = false),
         emit,
         resume: input.resume,
-        checkpoint: () => repo.saveAssistant(sid, seq, assistant),
+        checkpoint: () => {
+          checkpointed = true;
+          return repo.saveAssistant(sid, seq, assistant);
+        },
       });
     } catch (error) {
       const cancelled = Object.assign(new Error("cancelled"), { name: "AbortError" });
@@ -173,11 +181,16 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
     live.accepting = false;
     traceError = failure?.type;
     const next = settle(record, assistant, outcome, failure);
-    const entry = await repo.record(sid);
-    if (entry) {
-      // The pending action is written with the assistant message in one commit, before the event.
-      const ok = await repo.commit(next, entry.version, [repo.putMessage(sid, seq, assistant)]);
-      if (!ok) throw sessionError(`Session ${sid} changed while the turn was being saved.`);
+    // The pending action is written with the assistant message in one commit, before the event:
+    // at the version the turn started from, else (the record changed meanwhile) at the one read
+    // now; a session deleted meanwhile stays deleted.
+    const fresh = input.fresh === true && !checkpointed;
+    const writes = () => [repo.putMessage(sid, seq, assistant, fresh)];
+    if (!input.version || !(await repo.commit(next, input.version, writes()))) {
+      const entry = await repo.record(sid);
+      if (entry && !(await repo.commit(next, entry.version, writes()))) {
+        throw sessionError(`Session ${sid} changed while the turn was being saved.`);
+      }
     }
     const result = chatResult(next, assistant, outcome, usage, model.name);
     if (failure) Object.assign(result, { error: failure.message, error_type: failure.type });

@@ -25,10 +25,13 @@ const store: Store = {
   delete: (key) => inner.delete(key),
   list: (prefix, options) => inner.list(prefix, options),
   async atomic(checks, mutations) {
+    return (await this.commit(checks, mutations)) !== null;
+  },
+  async commit(checks, mutations) {
     if (mutations.some((m) => m.key[0] === "event")) {
       await new Promise((r) => setTimeout(r, delay));
     }
-    return await inner.atomic(checks, mutations);
+    return await inner.commit(checks, mutations);
   },
   publish: (channel, message) => inner.publish(channel, message),
   subscribe: (channel, listener) => inner.subscribe(channel, listener),

@@ -1,0 +1,123 @@
+/**
+ * What one Deno KV handle last saw of recent keys (private to `server/kv/`):
+ * the versionstamp of a key it read or wrote holding an inline value without
+ * expiry, or null when it read the key absent. A commit reads a key before
+ * writing it only to learn whether the value it replaces has chunks, and to
+ * check it; a key known here skips that read and is checked at the known
+ * versionstamp instead, so the database still decides. When another writer
+ * changed the key meanwhile, the check fails, the key is forgotten and the
+ * commit runs again with a fresh read: a stale entry costs one retry, never
+ * a wrong answer. Bounded: the oldest entries go first.
+ *
+ * @module
+ */
+
+import {
+  isManifest,
+  type Kv,
+  type KvEntryMaybe,
+  type KvKey,
+  type KvLimits,
+  readRaw,
+} from "./_denokv.ts";
+
+/** Keys remembered per handle. */
+export const KNOWN_KEYS = 20_000;
+
+/**
+ * Recent inline versions of one handle's keys.
+ *
+ * @example
+ * ```ts
+ * const known = new KnownVersions();
+ * known.saw(["session", "s1"], { key: ["session", "s1"], value: null, versionstamp: null });
+ * known.get(["session", "s1"]); // null: known absent
+ * ```
+ */
+export class KnownVersions {
+  #map = new Map<string, string | null>();
+  #limit: number;
+
+  constructor(limit = KNOWN_KEYS) {
+    this.#limit = limit;
+  }
+
+  /** The known versionstamp (null: known absent), or undefined when unknown. */
+  get(key: KvKey): string | null | undefined {
+    return this.#map.get(JSON.stringify(key));
+  }
+
+  /** Records a raw entry just read: only absent keys and inline values without expiry count. */
+  saw(key: KvKey, raw: KvEntryMaybe): void {
+    const { value, versionstamp } = raw;
+    const plain = versionstamp === null ||
+      (typeof value === "object" && value !== null && !isManifest(value) &&
+        (value as { x?: unknown }).x === undefined);
+    if (plain) this.#set(JSON.stringify(key), versionstamp);
+    else this.forget(key);
+  }
+
+  /**
+   * Records a committed write at `versionstamp`: an inline value without expiry is known at
+   * it, a delete is known absent, anything else (chunks, expiry) is forgotten.
+   */
+  wrote(key: KvKey, versionstamp: string | undefined, kind: "inline" | "deleted" | "other"): void {
+    if (versionstamp === undefined || kind === "other") this.forget(key);
+    else this.#set(JSON.stringify(key), kind === "deleted" ? null : versionstamp);
+  }
+
+  /** Records every write of a committed commit (see `wrote()`). */
+  wroteAll(
+    writes: readonly { key: KvKey; text?: string; chunk: boolean; expireIn?: number }[],
+    versionstamp: string | undefined,
+  ): void {
+    for (const w of writes) {
+      const kind = w.text === undefined
+        ? "deleted"
+        : !w.chunk && w.expireIn === undefined
+        ? "inline"
+        : "other";
+      this.wrote(w.key, versionstamp, kind);
+    }
+  }
+
+  /**
+   * Reads the raw entries of `keys`, in order, except those known: a checked key (with its
+   * expected version in `expected`) counts as known only at that version. A known key reads
+   * as `{ value: null, versionstamp }`, an inline value or absence the commit checks again.
+   */
+  async read(
+    kv: Kv,
+    limits: KvLimits,
+    keys: readonly KvKey[],
+    expected: readonly (string | null | undefined)[] = [],
+  ): Promise<KvEntryMaybe[]> {
+    const out: KvEntryMaybe[] = new Array(keys.length);
+    const missing: number[] = [];
+    keys.forEach((key, i) => {
+      const version = this.get(key);
+      const usable = version !== undefined &&
+        (expected[i] === undefined || expected[i] === version);
+      if (usable) out[i] = { key, value: null, versionstamp: version };
+      else missing.push(i);
+    });
+    if (!missing.length) return out;
+    const read = await readRaw(kv, limits, missing.map((i) => keys[i]));
+    missing.forEach((i, j) => {
+      out[i] = read[j];
+      this.saw(keys[i], read[j]);
+    });
+    return out;
+  }
+
+  /** Forgets a key (its write failed, or it holds something not remembered). */
+  forget(key: KvKey): void {
+    this.#map.delete(JSON.stringify(key));
+  }
+
+  #set(id: string, versionstamp: string | null): void {
+    this.#map.delete(id);
+    this.#map.set(id, versionstamp);
+    if (this.#map.size > this.#limit) this.#map.delete(this.#map.keys().next().value!);
+  }
+}
