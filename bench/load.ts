@@ -6,18 +6,22 @@
  * sessions, `LOAD_SESSIONS` (200) at a time, in rounds of `LOAD_TURNS` (400).
  * The first round meets a fresh process (its penalty is a column of its
  * own); then `LOAD_WARMUP` (2) rounds let the JIT settle, and `LOAD_ROUNDS`
- * (3) rounds are measured. Rounds go to the servers in turn, one round each,
- * so a busy moment of the machine falls on all of them alike. CPU per turn
- * is the server process's own user+system time over a round divided by its
- * turns, the least of the measured rounds.
+ * (3) rounds are measured. CPU per turn is the server process's own
+ * user+system time over a round divided by its turns, the least of the
+ * measured rounds. Each target is measured beside the floor: their rounds
+ * alternate (floor, target, floor, ...) with nothing else running, and its
+ * ratio is to the least of those floor rounds, so the two compared figures
+ * come from the same minutes of the machine.
  *
  * `LOAD_TARGETS=floor,denokv` runs a subset (the floor always runs);
- * `LOAD_VERBOSE=1` prints every measured round; `LOAD_NODE_FLAGS` passes flags to every server;
+ * `LOAD_VERBOSE=1` prints every measured round. Every server (the floor too) runs with the
+ * Node flags of `npm start` (package.json); `LOAD_NODE_FLAGS` replaces them ("" for none).
  * `LOAD_PROF=<dir>` writes a CPU profile of each server's warm rounds to `<dir>/<target>.cpuprofile`.
  *
  * @module
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,6 +35,12 @@ const SESSIONS = Number(process.env.LOAD_SESSIONS ?? 200);
 const TURNS = Number(process.env.LOAD_TURNS ?? 400);
 const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 3);
 const WARMUP = Number(process.env.LOAD_WARMUP ?? 2);
+/** The Node flags `npm start` runs the runtime with; every server here, the floor too, gets them. */
+const START_FLAGS = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
+  .scripts.start as string).match(/^node((?:\s+--\S+)*)\s/)?.[1].trim().split(/\s+/) ?? [];
+const NODE_FLAGS = (process.env.LOAD_NODE_FLAGS ?? START_FLAGS.join(" ")).split(" ").filter(
+  Boolean,
+);
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 /** A child process spoken to in JSON lines. */
@@ -41,13 +51,8 @@ interface Peer {
   stop(): Promise<void>;
 }
 
-function peer(file: string, env: Record<string, string>): Peer {
-  const child = spawn(process.execPath, [
-    ...(process.env.LOAD_NODE_FLAGS ?? "").split(" ").filter(Boolean),
-    "--import",
-    "tsx",
-    here(file),
-  ], {
+function peer(file: string, env: Record<string, string>, flags: string[] = []): Peer {
+  const child = spawn(process.execPath, [...flags, "--import", "tsx", here(file)], {
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "inherit"],
   });
@@ -112,50 +117,68 @@ interface Target {
   url?: string;
   fresh?: RoundResult;
   warm: RoundResult[];
+  /** The floor's rounds run beside this target's (alternating with them). */
+  beside: RoundResult[];
   cleanup?: () => Promise<void>;
 }
 
+/** Starts a server process and waits for its URL. */
+async function start(t: Target): Promise<void> {
+  t.server = peer("./_load_server.ts", { ...t.env, LOAD_TARGET: t.target }, NODE_FLAGS);
+  t.url = (await t.server.next() as { url: string }).url;
+}
+
+/** Starts (`on`) or writes (`off`) the CPU profile of each server, with `LOAD_PROF` set. */
+async function profile(servers: Target[], on: boolean): Promise<void> {
+  const dir = process.env.LOAD_PROF;
+  if (!dir) return;
+  await mkdir(dir, { recursive: true });
+  for (const t of servers) {
+    t.server!.send(on ? "profile" : `profile-to ${join(dir, `${t.target}.cpuprofile`)}`);
+    await t.server!.next();
+  }
+}
+
 /**
- * Starts every server, gives each its fresh round, then runs the warm-up and measured rounds
- * in turn across all servers (floor, memory, Deno KV, ... one round each, again), so a busy
- * moment of the machine falls on every server alike rather than on one.
+ * Measures each target beside the floor: the floor process lives through the whole run,
+ * each target's process only through its own rounds, which alternate with the floor's (a
+ * floor round, a target round, ...), so each ratio compares rounds run in the same minutes
+ * with nothing else running. The floor's rounds beside a target are kept in `beside`.
  */
-async function measureAll(client: Peer, targets: Target[]): Promise<void> {
-  const prof = process.env.LOAD_PROF;
+async function measureAll(client: Peer, floor: Target, targets: Target[]): Promise<void> {
   const run = crypto.randomUUID().slice(0, 8);
+  let n = 0;
+  const round = (t: Target) => runRound(t.server!, client, t.url!, `${run}-${t.target}-${n++}`);
   try {
-    for (const t of targets) {
-      t.server = peer("./_load_server.ts", { ...t.env, LOAD_TARGET: t.target });
-      t.url = (await t.server.next() as { url: string }).url;
+    await start(floor);
+    floor.fresh = await round(floor);
+    for (let r = 0; r < WARMUP; r++) await round(floor);
+    if (!targets.length) {
+      for (let r = 0; r < ROUNDS; r++) floor.warm.push(await round(floor));
     }
-    for (const t of targets) {
-      t.fresh = await runRound(t.server!, client, t.url!, `${run}-${t.target}-fresh`);
-    }
-    for (let r = 0; r < WARMUP; r++) {
-      for (const t of targets) {
-        await runRound(t.server!, client, t.url!, `${run}-${t.target}-w${r}`);
-      }
-    }
-    if (prof) {
-      for (const t of targets) {
-        t.server!.send("profile");
-        await t.server!.next();
-      }
-    }
-    for (let r = 0; r < ROUNDS; r++) {
-      for (const t of targets) {
-        t.warm.push(await runRound(t.server!, client, t.url!, `${run}-${t.target}-${r}`));
-      }
-    }
-    if (prof) {
-      await mkdir(prof, { recursive: true });
-      for (const t of targets) {
-        t.server!.send(`profile-to ${join(prof, `${t.target}.cpuprofile`)}`);
-        await t.server!.next();
+    for (const [i, t] of targets.entries()) {
+      await start(t);
+      try {
+        t.fresh = await round(t);
+        for (let r = 0; r < WARMUP; r++) {
+          await round(floor);
+          await round(t);
+        }
+        const profiled = i === 0 ? [floor, t] : [t];
+        await profile(profiled, true);
+        for (let r = 0; r < ROUNDS; r++) {
+          const beside = await round(floor);
+          floor.warm.push(beside);
+          t.beside.push(beside);
+          t.warm.push(await round(t));
+        }
+        await profile(profiled, false);
+      } finally {
+        await t.server!.stop();
       }
     }
   } finally {
-    await Promise.all(targets.map((t) => t.server?.stop()));
+    await floor.server?.stop();
   }
 }
 
@@ -172,14 +195,16 @@ export async function benchLoad(): Promise<void> {
   const client = peer("./_load_client.ts", {});
   const dir = await mkdtemp(join(tmpdir(), "tether-bench-load-"));
   const notes: string[] = [];
-  const targets: Target[] = [{
+  const floor: Target = {
     label: "floor: Hono + one streamText",
     target: "floor",
     env: {},
     warm: [],
-  }];
+    beside: [],
+  };
+  const targets: Target[] = [];
   if (wanted.includes("memory")) {
-    targets.push({ label: "Tether, memory", target: "memory", env: {}, warm: [] });
+    targets.push({ label: "Tether, memory", target: "memory", env: {}, warm: [], beside: [] });
   }
   if (wanted.includes("denokv")) {
     targets.push({
@@ -187,6 +212,7 @@ export async function benchLoad(): Promise<void> {
       target: "denokv",
       env: { LOAD_STORE_URL: join(dir, "store.db") },
       warm: [],
+      beside: [],
     });
   }
   for (const shared of sharedStores()) {
@@ -201,26 +227,30 @@ export async function benchLoad(): Promise<void> {
       target: shared.kind,
       env: { LOAD_STORE_URL: shared.url, LOAD_NAMESPACE: namespace },
       warm: [],
+      beside: [],
       cleanup: () => dropNamespace(shared.url!, namespace),
     });
   }
   try {
-    await measureAll(client, targets);
+    await measureAll(client, floor, targets);
   } finally {
     await client.stop();
     for (const t of targets) await t.cleanup?.();
     await rm(dir, { recursive: true, force: true });
   }
   const rows: string[][] = [];
-  let floorCpu = NaN;
-  for (const { label, target, fresh, warm } of targets) {
+  const least = (rounds: RoundResult[]) => Math.min(...rounds.map((r) => r.cpuMs)) / TURNS;
+  for (const t of [floor, ...targets]) {
+    const { label, fresh, warm } = t;
     if (!fresh || warm.length < ROUNDS) continue;
-    const best = Math.min(...warm.map((w) => w.cpuMs)) / TURNS;
+    const best = least(warm);
+    const beside = t === floor ? best : least(t.beside);
     if (process.env.LOAD_VERBOSE) {
-      const each = warm.map((w) => (w.cpuMs / TURNS).toFixed(2)).join(", ");
-      console.log(`${label}: ms per turn in each measured round: ${each}`);
+      const each = (rounds: RoundResult[]) =>
+        rounds.map((w) => (w.cpuMs / TURNS).toFixed(2)).join(", ");
+      console.log(`${label}: ms per turn in each measured round: ${each(warm)}`);
+      if (t !== floor) console.log(`  the floor beside it: ${each(t.beside)}`);
     }
-    if (target === "floor") floorCpu = best;
     const walls = warm.map((w) => w.wallMs).sort((a, b) => a - b);
     const wall = walls[Math.floor(walls.length / 2)];
     const latencies = warm.flatMap((w) => w.latencies);
@@ -228,7 +258,8 @@ export async function benchLoad(): Promise<void> {
     rows.push([
       label,
       `${best.toFixed(2)} ms`,
-      `${(best / floorCpu).toFixed(2)}x`,
+      `${beside.toFixed(2)} ms`,
+      `${(best / beside).toFixed(2)}x`,
       (TURNS / (wall / 1000)).toFixed(0),
       `${percentile(latencies, 50).toFixed(0)} ms`,
       `${percentile(latencies, 99).toFixed(0)} ms`,
@@ -241,11 +272,13 @@ export async function benchLoad(): Promise<void> {
   }
   console.log(
     `\n## Load: ${SESSIONS} concurrent sessions, first messages that pend a host call, ` +
-      `server CPU per turn (least of ${ROUNDS} rounds of ${TURNS} after ${WARMUP} warm-up rounds)\n`,
+      `server CPU per turn (least of ${ROUNDS} rounds of ${TURNS} after ${WARMUP} warm-up rounds; ` +
+      `Node flags: ${NODE_FLAGS.join(" ") || "none"})\n`,
   );
   table([
     "server",
     "CPU per turn",
+    "floor beside it",
     "ratio to the floor",
     "turns/s",
     "p50",

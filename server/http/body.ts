@@ -86,6 +86,8 @@ async function readBytes(request: Request, maxBytes: number, timeoutMs: number) 
   return bytes;
 }
 
+const utf8 = new TextDecoder();
+
 /**
  * Reads, parses and depth-checks the body under `limits` (the runtime's `Limits`, or a byte cap).
  *
@@ -116,7 +118,7 @@ export async function readJson(request: Request, limits: number | BodyLimits): P
   } finally {
     reads.count--;
   }
-  const text = new TextDecoder().decode(bytes);
+  const text = utf8.decode(bytes);
   assertDepthText(text, all.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
   try {
     return JSON.parse(text);

@@ -66,19 +66,14 @@ export function tooDeepText(text: string, maxDepth: number): (string | number)[]
       while (j < text.length && text.charCodeAt(j) !== 0x22) {
         j += text.charCodeAt(j) === 0x5c ? 2 : 1;
       }
-      if (expectKey && objects.length <= SHOWN) {
-        let key = text.slice(i + 1, j);
-        try {
-          key = JSON.parse(text.slice(i, j + 1));
-        } catch {
-          // The parser reports invalid strings; the raw text names the key well enough here.
-        }
-        path[objects.length - 1] = key;
-      }
+      // Kept as quoted text: only a path that is returned is decoded.
+      if (expectKey && objects.length <= SHOWN) path[objects.length - 1] = text.slice(i, j + 1);
       expectKey = false;
       i = j;
     } else if (c === 0x7b || c === 0x5b) {
-      if (objects.length >= maxDepth) return path.slice(0, Math.min(objects.length, SHOWN));
+      if (objects.length >= maxDepth) {
+        return decoded(path.slice(0, Math.min(objects.length, SHOWN)));
+      }
       objects.push(c === 0x7b);
       expectKey = c === 0x7b;
       if (c === 0x5b && objects.length <= SHOWN) path[objects.length - 1] = 0;
@@ -93,6 +88,19 @@ export function tooDeepText(text: string, maxDepth: number): (string | number)[]
     }
   }
   return null;
+}
+
+/** The keys of a path kept as quoted JSON text, decoded (raw when the text is not a valid string). */
+function decoded(path: (string | number)[]): (string | number)[] {
+  return path.map((part) => {
+    if (typeof part === "number") return part;
+    try {
+      return JSON.parse(part) as string;
+    } catch {
+      // The parser reports invalid strings; the raw text names the key well enough here.
+      return part.slice(1, -1);
+    }
+  });
 }
 
 function refuse(path: (string | number)[], maxDepth: number, what: string): never {

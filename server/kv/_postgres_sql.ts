@@ -38,9 +38,39 @@ export function tables(table: string): Tables {
   return { kv: table, pubsub: `${table}_pubsub`, channel: table, lockClass: hash32(table) };
 }
 
+/**
+ * Runs `fn` in a transaction on a connection reserved for it, committing when it resolves and
+ * rolling back when it throws. Not `sql.begin()`: postgres.js 3.4.9 can send that BEGIN without
+ * reserving its connection when BEGIN fills the connection's pipeline; the commit then fails
+ * with UNSAFE_TRANSACTION and the open transaction goes back to the pool (porsager/postgres#1189),
+ * which the load bench met about once in 3,000 turns.
+ *
+ * @example
+ * ```ts
+ * const n = await inTransaction(sql, async (tx) => (await tx`SELECT 1 AS n`)[0].n);
+ * ```
+ */
+export async function inTransaction<T>(sql: Sql, fn: (tx: Sql) => Promise<T>): Promise<T> {
+  const tx = await sql.reserve();
+  try {
+    await tx`BEGIN`;
+    let result: T;
+    try {
+      result = await fn(tx);
+    } catch (error) {
+      await tx`ROLLBACK`.catch(() => {});
+      throw error;
+    }
+    await tx`COMMIT`;
+    return result;
+  } finally {
+    tx.release();
+  }
+}
+
 /** Creates the tables if missing; concurrent starts wait for each other. */
 export async function migrate(sql: Sql, t: Tables): Promise<void> {
-  await sql.begin(async (tx) => {
+  await inTransaction(sql, async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${t.lockClass}, 0)`;
     await tx`CREATE TABLE IF NOT EXISTS ${tx(t.kv)} (
       key text COLLATE "C" PRIMARY KEY,

@@ -23,7 +23,15 @@ import {
   listBounds,
 } from "./_codec.ts";
 import { PgPubSub } from "./_postgres_pubsub.ts";
-import { Background, hash32, migrate, type Sql, type Tables, tables } from "./_postgres_sql.ts";
+import {
+  Background,
+  hash32,
+  inTransaction,
+  migrate,
+  type Sql,
+  type Tables,
+  tables,
+} from "./_postgres_sql.ts";
 import type {
   Check,
   Entry,
@@ -195,9 +203,10 @@ class PostgresStore implements Store {
     const locks = [...new Set([...checked, ...writes.keys()].map(hash32))].sort((a, b) => a - b);
     for (let attempt = 0;; attempt++) {
       try {
-        const versions = await this.#sql.begin((tx) =>
-          this.#commit(tx, checks, checked, locks, writes)
-        ) as Map<string, string> | null;
+        const versions = await inTransaction(
+          this.#sql,
+          (tx) => this.#commit(tx, checks, checked, locks, writes),
+        );
         if (versions === null) return null;
         this.#wrote();
         return mutations.map((m) =>
@@ -210,7 +219,7 @@ class PostgresStore implements Store {
   }
 
   async #commit(
-    tx: postgres.TransactionSql,
+    tx: Sql,
     checks: readonly Check[],
     checked: string[],
     locks: number[],
