@@ -5,7 +5,7 @@
  * separate load process sends first messages that pend a host call on fresh
  * sessions, `LOAD_SESSIONS` (200) at a time, in rounds of `LOAD_TURNS` (400).
  * The first round meets a fresh process (its penalty is a column of its
- * own); then `LOAD_WARMUP` (2) rounds let the JIT settle, and `LOAD_ROUNDS`
+ * own); then `LOAD_WARMUP` (5) rounds let the JIT settle, and `LOAD_ROUNDS`
  * (3) rounds are measured. CPU per turn is the server process's own
  * user+system time over a round divided by its turns, the least of the
  * measured rounds. Each target is measured beside the floor: their rounds
@@ -34,7 +34,7 @@ import { percentile, table } from "./_stats.ts";
 const SESSIONS = Number(process.env.LOAD_SESSIONS ?? 200);
 const TURNS = Number(process.env.LOAD_TURNS ?? 400);
 const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 3);
-const WARMUP = Number(process.env.LOAD_WARMUP ?? 2);
+const WARMUP = Number(process.env.LOAD_WARMUP ?? 5);
 /** The Node flags `npm start` runs the runtime with; every server here, the floor too, gets them. */
 const START_FLAGS = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
   .scripts.start as string).match(/^node((?:\s+--\S+)*)\s/)?.[1].trim().split(/\s+/) ?? [];

@@ -7,7 +7,8 @@
  */
 import { Hono } from "hono";
 import type { Context, MiddlewareHandler } from "hono";
-import { formatIssues, parseMessageBody, SESSION_ID, SESSION_ID_RULE } from "../protocol/mod.ts";
+import { formatIssues, SESSION_ID, SESSION_ID_RULE } from "../protocol/mod.ts";
+import { parseBody } from "./http/message_body.ts";
 import { resolveOptions, type RuntimeOptions } from "./config.ts";
 import { Engine } from "./engine.ts";
 import { authenticate, originAllowed } from "./http/access.ts";
@@ -149,7 +150,7 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
 
   app.post("/api/chat", async (c) => {
     const raw = await readJson(c.req.raw, options.limits);
-    const parsed = parseMessageBody(raw);
+    const parsed = parseBody(raw);
     if (!parsed.ok) throw validationError(formatIssues(parsed.issues), parsed.issues);
     const e = c.get("engine");
     if ((c.req.header("accept") ?? "").includes("text/event-stream")) {

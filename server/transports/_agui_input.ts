@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { parseBody } from "../http/message_body.ts";
 import type { ContentPart, Context, Message, RunAgentInput, Tool } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import {
@@ -15,7 +16,6 @@ import {
   type HostContext,
   type MessageBody,
   parseHostContext,
-  parseMessageBody,
   SESSION_ID,
 } from "../../protocol/mod.ts";
 import { validationError } from "../http/errors.ts";
@@ -139,7 +139,7 @@ function userContent(
 
 /** The message body of `raw`, carrying `context` as it is: it was validated once already. */
 function canonical(raw: Record<string, unknown>, context?: HostContext | null): MessageBody {
-  const parsed = parseMessageBody(raw);
+  const parsed = parseBody(raw);
   if (!parsed.ok) throw validationError(formatIssues(parsed.issues), parsed.issues);
   return context ? { ...parsed.value, host_context: context } : parsed.value;
 }

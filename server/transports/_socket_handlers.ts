@@ -7,13 +7,13 @@
  *
  * @module
  */
+import { parseBody } from "../http/message_body.ts";
 import type { Socket } from "socket.io";
 import {
   CLIENT_EVENTS,
   formatIssues,
   parseCancelSession,
   parseJoinSession,
-  parseMessageBody,
 } from "../../protocol/mod.ts";
 import type { Engine } from "../engine.ts";
 import { TetherError, validationError } from "../http/errors.ts";
@@ -83,7 +83,7 @@ export function serveSocket(socket: Socket, engine: Engine, fanout: RoomFanout):
   });
 
   handle(CLIENT_EVENTS.message, async (raw) => {
-    const parsed = parseMessageBody(raw);
+    const parsed = parseBody(raw);
     if (!parsed.ok) throw validationError(formatIssues(parsed.issues), parsed.issues);
     const body = parsed.value;
     const sid = body.session_id;

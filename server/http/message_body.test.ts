@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { parseMessageBody } from "../../protocol/mod.ts";
+import { ISSUE_CONTEXT } from "../testing/harness.ts";
+import { parseBody, rememberedContexts } from "./message_body.ts";
+
+const body = (context: unknown, extra: Record<string, unknown> = {}) =>
+  JSON.parse(JSON.stringify({ session_id: "s1", content: "hi", host_context: context, ...extra }));
+
+test("a host context seen before gives what a whole parse gives, as a copy of its own", () => {
+  const context = { ...ISSUE_CONTEXT, view: { ...ISSUE_CONTEXT.view, description: "once" } };
+  const before = rememberedContexts();
+  const first = parseBody(body(context));
+  assert.equal(rememberedContexts(), before + 1);
+  const again = parseBody(body(context, { content: "again", output_mode: "host_tools" }));
+  assert.equal(rememberedContexts(), before + 1, "the same context is remembered once");
+  assert.ok(first.ok && again.ok);
+  const whole = parseMessageBody(body(context, { content: "again", output_mode: "host_tools" }));
+  assert.ok(whole.ok);
+  assert.deepEqual(again.value, whole.value);
+  assert.notEqual(again.value.host_context, first.value.host_context);
+  // A caller changing its copy changes nobody else's.
+  again.value.host_context!.actions!.length = 0;
+  const third = parseBody(body(context));
+  assert.ok(third.ok);
+  assert.deepEqual(third.value.host_context, first.value.host_context);
+});
+
+test("a context that fails is reported in full every time, and the rest of a body still counts", () => {
+  const bad = { ...ISSUE_CONTEXT, version: 2 };
+  const before = rememberedContexts();
+  for (let i = 0; i < 2; i++) {
+    const parsed = parseBody(body(bad));
+    assert.ok(!parsed.ok);
+    assert.deepEqual(parsed.issues, (parseMessageBody(body(bad)) as { issues: unknown }).issues);
+  }
+  assert.equal(rememberedContexts(), before);
+  parseBody(body(ISSUE_CONTEXT));
+  const wrong = parseBody(body(ISSUE_CONTEXT, { output_mode: "loud" }));
+  assert.ok(!wrong.ok);
+  assert.match(wrong.issues[0].path, /output_mode/);
+});
+
+test("the memory holds at most 256 contexts", () => {
+  for (let i = 0; i < 300; i++) {
+    const parsed = parseBody(
+      body({ ...ISSUE_CONTEXT, view: { ...ISSUE_CONTEXT.view, description: `t${i}` } }),
+    );
+    assert.ok(parsed.ok);
+  }
+  assert.equal(rememberedContexts(), 256);
+});

@@ -1,0 +1,77 @@
+/**
+ * `parseMessageBody()` with the host contexts of recent bodies remembered. A
+ * page sends the same context turn after turn (and many users the same
+ * page), and checking it is most of a body's parse. A body whose
+ * `host_context` is, as JSON text, one that parsed cleanly before gets a
+ * fresh copy of that canonical context, and only the rest of the body is
+ * parsed; the result is the one a whole parse gives. Contexts that failed are
+ * not remembered, so their issues are always reported in full. Bounded: the
+ * 256 most recent contexts of up to 16 KB of JSON each. The cache holds
+ * only what a sender sent; another sender gets an entry only by sending the
+ * same bytes.
+ *
+ * @module
+ */
+import { type MessageBody, parseMessageBody, type Result } from "../../protocol/mod.ts";
+
+const REMEMBERED = 256;
+const LARGEST = 16_384;
+/** The JSON text of a context as sent, to the JSON text of its canonical form. */
+const contexts = new Map<string, string>();
+
+function remember(sent: string, canonical: string): void {
+  contexts.delete(sent);
+  contexts.set(sent, canonical);
+  if (contexts.size > REMEMBERED) contexts.delete(contexts.keys().next().value!);
+}
+
+/**
+ * Validates a message body like `parseMessageBody()`, reusing the check of a host context
+ * seen before.
+ *
+ * @example
+ * ```ts
+ * const parsed = parseBody(await readJson(request, limits));
+ * if (!parsed.ok) throw validationError(formatIssues(parsed.issues), parsed.issues);
+ * ```
+ */
+export function parseBody(raw: unknown): Result<MessageBody> {
+  // Only the plain spelling is looked up; an alias (hostContext) takes the whole parse.
+  const context = typeof raw === "object" && raw !== null && !Array.isArray(raw) &&
+      Object.hasOwn(raw, "host_context") && !Object.hasOwn(raw, "hostContext")
+    ? (raw as Record<string, unknown>).host_context
+    : undefined;
+  if (typeof context !== "object" || context === null) return parseMessageBody(raw);
+  let sent: string;
+  try {
+    sent = JSON.stringify(context);
+  } catch {
+    return parseMessageBody(raw); // not JSON: the parse says what is wrong with it
+  }
+  if (sent.length > LARGEST) return parseMessageBody(raw);
+  const known = contexts.get(sent);
+  if (known === undefined) {
+    const parsed = parseMessageBody(raw);
+    if (parsed.ok && parsed.value.host_context) {
+      remember(sent, JSON.stringify(parsed.value.host_context));
+    }
+    return parsed;
+  }
+  remember(sent, known); // the most recent go last
+  const { host_context: _, ...rest } = raw as Record<string, unknown>;
+  const parsed = parseMessageBody(rest);
+  if (!parsed.ok) return parsed;
+  return { ok: true, value: { ...parsed.value, host_context: JSON.parse(known) } };
+}
+
+/**
+ * How many host contexts are remembered (for tests).
+ *
+ * @example
+ * ```ts
+ * rememberedContexts(); // 0 on a fresh process
+ * ```
+ */
+export function rememberedContexts(): number {
+  return contexts.size;
+}
