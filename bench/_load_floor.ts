@@ -25,7 +25,7 @@ interface Action {
  *
  * @example
  * ```ts
- * const floor = await startFloor(pendScript("floor"));
+ * const floor = await startFloor(loadModel("floor"));
  * await floor.close();
  * ```
  */

@@ -1,8 +1,8 @@
 /**
  * One server process of `npm run bench -- load`: the floor
  * (`LOAD_TARGET=floor`) or the runtime over one store (`memory`, `denokv`,
- * `redis`, `postgres`), with a scripted model that makes a first message pend
- * `select_issue`. Prints `{"url", "pid"}` as one JSON line once it listens.
+ * `redis`, `postgres`), with the scripted model of `_load_model.ts` (a first
+ * message pends `select_issue`). Prints `{"url", "pid"}` as one JSON line once it listens.
  *
  * Its stdin is a small debug channel: the line `cpu` answers
  * `{"cpu": <user+system µs of this process>}`, so the bench reads the
@@ -19,7 +19,7 @@ import process from "node:process";
 import { writeFile } from "node:fs/promises";
 import { Session } from "node:inspector";
 import { createInterface } from "node:readline";
-import { pendScript } from "../tests/multiprocess/_scripts.ts";
+import { loadModel } from "./_load_model.ts";
 import { startFloor } from "./_load_floor.ts";
 
 const target = process.env.LOAD_TARGET ?? "memory";
@@ -27,7 +27,7 @@ const storeUrl = process.env.LOAD_STORE_URL ?? "";
 const namespace = process.env.LOAD_NAMESPACE || undefined;
 
 async function start(): Promise<{ url: string; close(): Promise<void> }> {
-  const model = pendScript("load");
+  const model = loadModel("load");
   if (target === "floor") return await startFloor(model);
   const { startNode } = await import("../server/runtime/node.ts");
   const { openStore } = await import("../tests/multiprocess/_stores.ts");
