@@ -149,7 +149,15 @@ export interface ReadRange {
   reverse: boolean;
 }
 
-/** Encodes a `SnapshotRead`. */
+/**
+ * Encodes a `SnapshotRead`.
+ *
+ * @example
+ * ```ts
+ * const key = packKey(["session", "s1"]);
+ * const request = encodeSnapshotRead([{ start: key, end: new Uint8Array([...key, 0]), limit: 1, reverse: false }]);
+ * ```
+ */
 export function encodeSnapshotRead(ranges: readonly ReadRange[]): Uint8Array {
   const size = (r: ReadRange) =>
     fieldSize(r.start.length) + fieldSize(r.end.length) + uintSize(r.limit) + (r.reverse ? 2 : 0);
@@ -185,7 +193,15 @@ export interface WireMutation {
   expireAtMs?: number;
 }
 
-/** Encodes an `AtomicWrite` of checks and set/delete mutations. */
+/**
+ * Encodes an `AtomicWrite` of checks and set/delete mutations.
+ *
+ * @example
+ * ```ts
+ * const key = packKey(["session", "s1"]);
+ * encodeAtomicWrite([{ key, versionstamp: null }], [{ key, value: { data: new Uint8Array([1]), encoding: 3 } }]);
+ * ```
+ */
 export function encodeAtomicWrite(
   checks: readonly WireCheck[],
   mutations: readonly WireMutation[],
@@ -284,7 +300,14 @@ function decodeEntry(r: In): RawEntry {
 
 const EMPTY: Uint8Array = new Uint8Array();
 
-/** Decodes a `SnapshotReadOutput` into the entries of each range; throws unless its status is success. */
+/**
+ * Decodes a `SnapshotReadOutput` into the entries of each range; throws unless its status is success.
+ *
+ * @example
+ * ```ts
+ * const [entries] = decodeSnapshotReadOutput(await napi.snapshotRead(db, request, false));
+ * ```
+ */
 export function decodeSnapshotReadOutput(bytes: Uint8Array): RawEntry[][] {
   const ranges: RawEntry[][] = [];
   let status = 0;
@@ -307,7 +330,14 @@ export function decodeSnapshotReadOutput(bytes: Uint8Array): RawEntry[][] {
   return ranges;
 }
 
-/** Decodes an `AtomicWriteOutput`: the versionstamp on success, null when a check failed. */
+/**
+ * Decodes an `AtomicWriteOutput`: the versionstamp on success, null when a check failed.
+ *
+ * @example
+ * ```ts
+ * const versionstamp = decodeAtomicWriteOutput(await napi.atomicWrite(db, request, false));
+ * ```
+ */
 export function decodeAtomicWriteOutput(bytes: Uint8Array): Uint8Array | null {
   let status = 0;
   let versionstamp = EMPTY;
@@ -323,7 +353,14 @@ export function decodeAtomicWriteOutput(bytes: Uint8Array): Uint8Array | null {
   throw new Error(`Deno KV refused the write (status ${status}).`);
 }
 
-/** Lower-case hex of bytes (how Deno KV spells versionstamps). */
+/**
+ * Lower-case hex of bytes (how Deno KV spells versionstamps).
+ *
+ * @example
+ * ```ts
+ * hex(new Uint8Array([0, 255])); // "00ff"
+ * ```
+ */
 export function hex(bytes: Uint8Array): string {
   let s = "";
   for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]];
@@ -332,7 +369,14 @@ export function hex(bytes: Uint8Array): string {
 
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
 
-/** Bytes of lower-case hex. */
+/**
+ * Bytes of lower-case hex.
+ *
+ * @example
+ * ```ts
+ * unhex("00ff"); // Uint8Array [0, 255]
+ * ```
+ */
 export function unhex(text: string): Uint8Array {
   const out = new Uint8Array(text.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(i * 2, i * 2 + 2), 16);
