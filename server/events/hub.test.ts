@@ -82,3 +82,34 @@ test("a number kept as event_seq by an earlier version is still continued", asyn
   await hub.stop();
   assert.equal(await store.get(["event_log", "kept_in_reservation"]), null);
 });
+
+test("a hub keeps the numbering of at most `keep` idle sessions; a dropped one never repeats a number", async () => {
+  for (const durableStore of [false, true]) {
+    const store = durableStore ? durable().store : memoryStore();
+    const hub = new EventHub(store, 1000, false, 3);
+    for (let i = 0; i < 10; i++) {
+      assert.equal((await hub.publish(`s${i}`, "assistant:status", status)).payload.seq, 1);
+      await hub.flush(`s${i}`);
+    }
+    assert.ok(hub.keptSessions <= 3, `kept ${hub.keptSessions}`);
+    // s0 was dropped: loaded again, it continues after its log (memory) or its reservation.
+    const again = (await hub.publish("s0", "assistant:status", status)).payload.seq;
+    assert.equal(again, durableStore ? SEQ_BLOCK + 1 : 2);
+    await hub.stop();
+  }
+});
+
+test("a session with a listener keeps its numbering however many others come", async () => {
+  const hub = new EventHub(durable().store, 1000, false, 2);
+  const seen: number[] = [];
+  const stop = hub.subscribe("watched", (e) => seen.push(e.payload.seq));
+  await hub.publish("watched", "assistant:status", status);
+  for (let i = 0; i < 6; i++) {
+    await hub.publish(`other${i}`, "assistant:status", status);
+    await hub.flush(`other${i}`);
+  }
+  await hub.publish("watched", "assistant:status", status);
+  assert.deepEqual(seen, [1, 2], "kept: no reload, no jump past the reservation");
+  stop();
+  await hub.stop();
+});

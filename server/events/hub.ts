@@ -56,6 +56,15 @@ interface Wire {
 
 const pad = (seq: number) => seq.toString().padStart(12, "0");
 
+/**
+ * Sessions whose numbering a hub keeps in memory; beyond this the least recently used idle
+ * ones are dropped and loaded again when they next publish, so memory stays bounded however
+ * many sessions a process serves.
+ */
+export const KEPT_SESSIONS = 10_000;
+/** Sessions looked at per drop pass, so one pass stays short when many are busy. */
+const TRIM_LOOKS = 64;
+
 /** Event numbers reserved per durable write: one store commit per this many events. */
 export const SEQ_BLOCK = 64;
 
@@ -95,14 +104,26 @@ export class EventHub {
   #sends = new Map<string, Promise<void>>();
   #unsubscribe: (() => Promise<void>) | null = null;
   #covered: Promise<boolean> | null = null;
+  #keep: number;
+  /** Numberings not settled yet, per session: such a session is never dropped. */
+  #busy = new Map<string, number>();
   #kept: Promise<boolean> | null = null;
 
-  /** `shared`: the store is shared with other processes, so events are published through it too. */
-  constructor(store: Store, logSize: number, shared = false) {
+  /**
+   * `shared`: the store is shared with other processes, so events are published through it too.
+   * `keep`: how many sessions' numbering is kept in memory (see {@linkcode KEPT_SESSIONS}).
+   */
+  constructor(store: Store, logSize: number, shared = false, keep = KEPT_SESSIONS) {
     this.#store = store;
     this.#logSize = logSize;
     this.#shared = shared;
     this.#durable = store.name !== "memory";
+    this.#keep = keep;
+  }
+
+  /** How many sessions' numbering this hub keeps in memory now. */
+  get keptSessions(): number {
+    return this.#seq.size;
   }
 
   /** Starts receiving other processes' events (shared stores only). */
@@ -112,7 +133,7 @@ export class EventHub {
       const wire = message as Wire;
       if (!wire || wire.origin === this.#origin) return;
       const seq = wire.event.payload.seq;
-      this.#seq.set(wire.session, Promise.resolve(seq));
+      this.#keepSeq(wire.session, Promise.resolve(seq));
       this.#deliver(wire.session, wire.event);
     });
   }
@@ -239,7 +260,7 @@ export class EventHub {
       await this.#reserve(sessionId, n + 1);
       return n;
     });
-    this.#seq.set(sessionId, ready);
+    this.#keepSeq(sessionId, ready);
     // A failure reaches the first event that waits for it; the next load starts afresh.
     ready.catch(() => {
       if (this.#seq.get(sessionId) === ready) this.#seq.delete(sessionId);
@@ -254,6 +275,35 @@ export class EventHub {
     this.#reserved.set(sessionId, limit);
   }
 
+  /**
+   * Records a session's numbering as its most recent, then drops the least recently used
+   * sessions beyond `keep` that nothing waits on: no numbering in progress, no listener, no
+   * log write or publish pending. A dropped session is loaded again from the store at its next
+   * event (on a durable store after its reservation, so its numbers may jump, never repeat).
+   */
+  #keepSeq(sessionId: string, seq: Promise<number>): void {
+    this.#seq.delete(sessionId);
+    this.#seq.set(sessionId, seq);
+    this.#busy.set(sessionId, (this.#busy.get(sessionId) ?? 0) + 1);
+    const settled = () => {
+      const left = this.#busy.get(sessionId)! - 1;
+      if (left) this.#busy.set(sessionId, left);
+      else this.#busy.delete(sessionId);
+    };
+    seq.then(settled, settled);
+    let looked = 0;
+    for (const id of this.#seq.keys()) {
+      if (this.#seq.size <= this.#keep || looked++ >= TRIM_LOOKS) break;
+      if (
+        this.#busy.has(id) || this.#listeners.has(id) || this.#pending.has(id) ||
+        this.#writes.has(id) || this.#sends.has(id)
+      ) continue;
+      this.#seq.delete(id);
+      this.#reserved.delete(id);
+      this.#used.delete(id);
+    }
+  }
+
   #next(sessionId: string): Promise<number> {
     const next = (this.#seq.get(sessionId) ?? this.#loadSeq(sessionId)).then(async (n) => {
       const seq = n + 1;
@@ -261,7 +311,7 @@ export class EventHub {
       this.#used.set(sessionId, seq);
       return seq;
     });
-    this.#seq.set(sessionId, next);
+    this.#keepSeq(sessionId, next);
     return next;
   }
 
