@@ -6,12 +6,10 @@
  *
  * @module
  */
-import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { jsonSchema, streamText, type ToolSet } from "ai";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { serveLoopback } from "../server/testing/loopback.ts";
 
 /** The fields of a host action the floor turns into a tool. */
 interface Action {
@@ -57,19 +55,5 @@ export async function startFloor(
         : null,
     });
   });
-  const server = await new Promise<Server>((resolve) => {
-    const s = serve(
-      { fetch: app.fetch, port: 0, hostname: "127.0.0.1" },
-      () => resolve(s as Server),
-    ) as Server;
-  });
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return await serveLoopback(app.fetch);
 }

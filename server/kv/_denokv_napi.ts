@@ -61,11 +61,10 @@ function encodeValue(v: unknown): { data: Uint8Array; encoding: number } {
 
 /** The range holding exactly one key: [key, key + 00). */
 function exactly(packed: Uint8Array): ReadRange {
-  const end = new Uint8Array(packed.length + 1);
-  end.set(packed);
-  return { start: packed, end, limit: 1, reverse: false };
+  return { start: packed, end: withByte(packed, 0), limit: 1, reverse: false };
 }
 
+/** `bytes` with one more byte `b` at the end. */
 function withByte(bytes: Uint8Array, b: number): Uint8Array {
   const out = new Uint8Array(bytes.length + 1);
   out.set(bytes);

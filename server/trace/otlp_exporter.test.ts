@@ -1,11 +1,9 @@
 // deno-lint-ignore-file no-explicit-any -- OTLP JSON is read field by field
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serve } from "@hono/node-server";
 import { Hono } from "hono";
-import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
 import { createLogger } from "../log.ts";
+import { serveLoopback } from "../testing/loopback.ts";
 import { type FinishedSpan, OtlpExporter } from "./otlp_exporter.ts";
 
 const span = (i: number): FinishedSpan => ({
@@ -24,13 +22,8 @@ test("spans go in batches of at most maxBatch; beyond the queue they are dropped
     batches.push(await c.req.json());
     return c.json({});
   });
-  const server = await new Promise<Server>((resolve) => {
-    const s = serve(
-      { fetch: app.fetch, port: 0, hostname: "127.0.0.1" },
-      () => resolve(s as Server),
-    ) as Server;
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`;
+  const server = await serveLoopback(app.fetch);
+  const url = `${server.url}/v1/traces`;
   const exporter = new OtlpExporter({
     url,
     headers: {},
@@ -42,7 +35,7 @@ test("spans go in batches of at most maxBatch; beyond the queue they are dropped
   });
   for (let i = 0; i < 25; i++) exporter.push(span(i));
   await exporter.close();
-  server.close();
+  await server.close();
   const sent = batches.flatMap((b) => b.resourceSpans[0].scopeSpans[0].spans);
   assert.ok(batches.every((b) => b.resourceSpans[0].scopeSpans[0].spans.length <= 4));
   assert.ok(sent.length <= 25 && sent.length >= 10, `${sent.length} spans sent`);

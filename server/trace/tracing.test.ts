@@ -1,11 +1,9 @@
 // deno-lint-ignore-file no-explicit-any -- OTLP JSON is read field by field
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serve } from "@hono/node-server";
 import { Hono } from "hono";
-import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
 import { harness } from "../testing/harness.ts";
+import { serveLoopback } from "../testing/loopback.ts";
 import { scriptedModel } from "../testing/scripted_model.ts";
 import type { BackendTool } from "../tools/backend_tool.ts";
 import { parseHeaders, tracesUrl } from "./from_env.ts";
@@ -17,17 +15,12 @@ async function receiver() {
     got.push({ headers: c.req.raw.headers, body: await c.req.json() });
     return c.json({});
   });
-  const server = await new Promise<Server>((resolve) => {
-    const s = serve(
-      { fetch: app.fetch, port: 0, hostname: "127.0.0.1" },
-      () => resolve(s as Server),
-    ) as Server;
-  });
+  const server = await serveLoopback(app.fetch);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: server.url,
     got,
     spans: () => got.flatMap((g) => g.body.resourceSpans[0].scopeSpans[0].spans),
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () => server.close(),
   };
 }
 
