@@ -5,7 +5,8 @@
  * message pends `select_issue`). Prints `{"url", "pid"}` as one JSON line once it listens.
  *
  * Its stdin is a small debug channel: the line `cpu` answers
- * `{"cpu": <user+system µs of this process>}`, so the bench reads the
+ * `{"cpu": <user+system µs of this process>, "threads": {...}}` (the
+ * same time by thread group, `_threads.ts`), so the bench reads the
  * server's own CPU time around each round; `profile` starts a CPU profile
  * and allocation sampling, `profile-to <file>` writes them (the allocations
  * beside it, as `.heapprofile`); stdin closing stops the process.
@@ -21,6 +22,7 @@ import { Session } from "node:inspector";
 import { createInterface } from "node:readline";
 import { loadModel } from "./_load_model.ts";
 import { startFloor } from "./_load_floor.ts";
+import { threadTimes } from "./_threads.ts";
 
 const target = process.env.LOAD_TARGET ?? "memory";
 const storeUrl = process.env.LOAD_STORE_URL ?? "";
@@ -63,7 +65,7 @@ lines.on("line", (line) => {
   const order = line.trim();
   if (order === "cpu") {
     const { user, system } = process.cpuUsage();
-    console.log(JSON.stringify({ cpu: user + system }));
+    console.log(JSON.stringify({ cpu: user + system, threads: threadTimes() }));
   } else if (order === "profile") {
     profiler.connect();
     profiler.post(

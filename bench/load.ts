@@ -5,8 +5,11 @@
  * separate load process sends first messages that pend a host call on fresh
  * sessions, `LOAD_SESSIONS` (200) at a time, in rounds of `LOAD_TURNS` (400).
  * The first round meets a fresh process (its penalty is a column of its
- * own); then `LOAD_WARMUP` (5) rounds let the JIT settle, and `LOAD_ROUNDS`
- * (3) rounds are measured. CPU per turn is the server process's own
+ * own); then `LOAD_WARMUP` (15) rounds let the JIT settle, and `LOAD_ROUNDS`
+ * (3) rounds are measured. Fifteen, because V8 keeps compiling for that long:
+ * over Deno KV its worker threads spent 0.4 to 0.9 ms per turn on it (mostly
+ * TurboFan jobs, `--trace-opt`) after five warm-up rounds, and about 0.1 ms
+ * after fifteen, which is where a long-running server stays. CPU per turn is the server process's own
  * user+system time over a round divided by its turns, the least of the
  * measured rounds. Each target is measured beside the floor: their rounds
  * alternate (floor, target, floor, ...) with nothing else running, and its
@@ -14,13 +17,17 @@
  * come from the same minutes of the machine.
  *
  * `LOAD_TARGETS=floor,denokv` runs a subset (the floor always runs);
- * `LOAD_VERBOSE=1` prints every measured round. Every server (the floor too) runs with the
+ * `LOAD_VERBOSE=1` prints every measured round, and (on Linux) its CPU by
+ * thread: main, Node's worker threads, a store's own threads. The servers and the load
+ * process run as JavaScript that esbuild compiles at the start of the run, as `npm start`
+ * runs built JavaScript. Every server (the floor too) runs with the
  * Node flags of `npm start` (package.json); `LOAD_NODE_FLAGS` replaces them ("" for none).
  * `LOAD_PROF=<dir>` writes a CPU profile of each server's warm rounds to `<dir>/<target>.cpuprofile`.
  *
  * @module
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { build } from "esbuild";
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -34,7 +41,7 @@ import { percentile, table } from "./_stats.ts";
 const SESSIONS = Number(process.env.LOAD_SESSIONS ?? 200);
 const TURNS = Number(process.env.LOAD_TURNS ?? 400);
 const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 3);
-const WARMUP = Number(process.env.LOAD_WARMUP ?? 5);
+const WARMUP = Number(process.env.LOAD_WARMUP ?? 15);
 /** The Node flags `npm start` runs the runtime with; every server here, the floor too, gets them. */
 const START_FLAGS = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
   .scripts.start as string).match(/^node((?:\s+--\S+)*)\s/)?.[1].trim().split(/\s+/) ?? [];
@@ -51,8 +58,42 @@ interface Peer {
   stop(): Promise<void>;
 }
 
-function peer(file: string, env: Record<string, string>, flags: string[] = []): Peer {
-  const child = spawn(process.execPath, [...flags, "--import", "tsx", here(file)], {
+/**
+ * Compiles a bench process (`./_load_server.ts`, `./_load_client.ts`) and what it imports from
+ * the repository into one JavaScript module, as `npm start` runs built JavaScript rather than a
+ * TypeScript loader; packages stay imports, resolved from node_modules beside the output.
+ */
+function compiled(file: string): Promise<string> {
+  let built = builds.get(file);
+  if (!built) builds.set(file, built = compile(file));
+  return built;
+}
+const builds = new Map<string, Promise<string>>();
+
+async function compile(file: string): Promise<string> {
+  const name = file.replace(/^.*\/|\.ts$/g, "");
+  const outfile = fileURLToPath(
+    new URL(`../node_modules/.cache/tether-bench/${name}.mjs`, import.meta.url),
+  );
+  await build({
+    entryPoints: [here(file)],
+    outfile,
+    bundle: true,
+    packages: "external",
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    logLevel: "warning",
+  });
+  return outfile;
+}
+
+async function peer(
+  file: string,
+  env: Record<string, string>,
+  flags: string[] = [],
+): Promise<Peer> {
+  const child = spawn(process.execPath, [...flags, await compiled(file)], {
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "inherit"],
   });
@@ -86,23 +127,30 @@ function peer(file: string, env: Record<string, string>, flags: string[] = []): 
 interface RoundResult {
   failed: number;
   cpuMs: number;
+  /** CPU ms by thread group (`_threads.ts`); empty off Linux. */
+  threads: Record<string, number>;
   wallMs: number;
   latencies: number[];
 }
 
 async function runRound(server: Peer, client: Peer, url: string, tag: string) {
   server.send("cpu");
-  const before = (await server.next()).cpu as number;
+  const before = await server.next() as { cpu: number; threads: Record<string, number> };
   client.send(JSON.stringify({ url, turns: TURNS, sessions: SESSIONS, tag }));
   const out = await client.next();
   server.send("cpu");
-  const after = (await server.next()).cpu as number;
+  const after = await server.next() as typeof before;
+  const threads: Record<string, number> = {};
+  for (const [group, us] of Object.entries(after.threads)) {
+    threads[group] = (us - (before.threads[group] ?? 0)) / 1000;
+  }
   if ((out.error_count as number) > 0) {
     console.error(`${tag}: ${out.error_count} turns failed, e.g. ${JSON.stringify(out.errors)}`);
   }
   return {
     failed: out.error_count as number,
-    cpuMs: (after - before) / 1000,
+    cpuMs: (after.cpu - before.cpu) / 1000,
+    threads,
     wallMs: out.wall_ms as number,
     latencies: out.latencies as number[],
   } satisfies RoundResult;
@@ -124,7 +172,7 @@ interface Target {
 
 /** Starts a server process and waits for its URL. */
 async function start(t: Target): Promise<void> {
-  t.server = peer("./_load_server.ts", { ...t.env, LOAD_TARGET: t.target }, NODE_FLAGS);
+  t.server = await peer("./_load_server.ts", { ...t.env, LOAD_TARGET: t.target }, NODE_FLAGS);
   t.url = (await t.server.next() as { url: string }).url;
 }
 
@@ -192,7 +240,7 @@ async function measureAll(client: Peer, floor: Target, targets: Target[]): Promi
  */
 export async function benchLoad(): Promise<void> {
   const wanted = (process.env.LOAD_TARGETS ?? "floor,memory,denokv,redis,postgres").split(",");
-  const client = peer("./_load_client.ts", {});
+  const client = await peer("./_load_client.ts", {});
   const dir = await mkdtemp(join(tmpdir(), "tether-bench-load-"));
   const notes: string[] = [];
   const floor: Target = {
@@ -249,6 +297,13 @@ export async function benchLoad(): Promise<void> {
       const each = (rounds: RoundResult[]) =>
         rounds.map((w) => (w.cpuMs / TURNS).toFixed(2)).join(", ");
       console.log(`${label}: ms per turn in each measured round: ${each(warm)}`);
+      for (const w of warm) {
+        const groups = Object.entries(w.threads).filter(([, ms]) => ms > 0);
+        if (!groups.length) continue;
+        console.log(
+          `  by thread: ${groups.map(([g, ms]) => `${g} ${(ms / TURNS).toFixed(2)}`).join(", ")}`,
+        );
+      }
       if (t !== floor) console.log(`  the floor beside it: ${each(t.beside)}`);
     }
     const walls = warm.map((w) => w.wallMs).sort((a, b) => a - b);

@@ -34,6 +34,7 @@
  *
  * @module
  */
+import { BoundedMap } from "../bounded_map.ts";
 import type { Store } from "../kv/store.ts";
 
 /** One published event: the Socket.IO event name and its payload (with `type` and `seq`). */
@@ -62,8 +63,6 @@ const pad = (seq: number) => seq.toString().padStart(12, "0");
  * many sessions a process serves.
  */
 export const KEPT_SESSIONS = 10_000;
-/** Sessions looked at per drop pass, so one pass stays short when many are busy. */
-const TRIM_LOOKS = 64;
 
 /** Event numbers reserved per durable write: one store commit per this many events. */
 export const SEQ_BLOCK = 64;
@@ -93,7 +92,7 @@ export class EventHub {
   #origin = crypto.randomUUID();
   #shared: boolean;
   #listeners = new Map<string, Set<EventListener>>();
-  #seq = new Map<string, Promise<number>>();
+  #seq: BoundedMap<string, Promise<number>>;
   // The highest number this process reserved durably, per session.
   #reserved = new Map<string, number>();
   // The last number this process handed out, per session (survives `resync`).
@@ -104,7 +103,6 @@ export class EventHub {
   #sends = new Map<string, Promise<void>>();
   #unsubscribe: (() => Promise<void>) | null = null;
   #covered: Promise<boolean> | null = null;
-  #keep: number;
   /** Numberings not settled yet, per session: such a session is never dropped. */
   #busy = new Map<string, number>();
   #kept: Promise<boolean> | null = null;
@@ -118,7 +116,15 @@ export class EventHub {
     this.#logSize = logSize;
     this.#shared = shared;
     this.#durable = store.name !== "memory";
-    this.#keep = keep;
+    this.#seq = new BoundedMap(keep, {
+      pinned: (id) =>
+        this.#busy.has(id) || this.#listeners.has(id) || this.#pending.has(id) ||
+        this.#writes.has(id) || this.#sends.has(id),
+      dropped: (id) => {
+        this.#reserved.delete(id);
+        this.#used.delete(id);
+      },
+    });
   }
 
   /** How many sessions' numbering this hub keeps in memory now. */
@@ -276,13 +282,13 @@ export class EventHub {
   }
 
   /**
-   * Records a session's numbering as its most recent, then drops the least recently used
-   * sessions beyond `keep` that nothing waits on: no numbering in progress, no listener, no
-   * log write or publish pending. A dropped session is loaded again from the store at its next
-   * event (on a durable store after its reservation, so its numbers may jump, never repeat).
+   * Records a session's numbering as its most recent. Past `keep` sessions the least recently
+   * used ones that nothing waits on (no numbering in progress, no listener, no log write or
+   * publish pending) are dropped, a generation at a time (`BoundedMap`). A dropped session is
+   * loaded again from the store at its next event (on a durable store after its reservation,
+   * so its numbers may jump, never repeat).
    */
   #keepSeq(sessionId: string, seq: Promise<number>): void {
-    this.#seq.delete(sessionId);
     this.#seq.set(sessionId, seq);
     this.#busy.set(sessionId, (this.#busy.get(sessionId) ?? 0) + 1);
     const settled = () => {
@@ -291,17 +297,6 @@ export class EventHub {
       else this.#busy.delete(sessionId);
     };
     seq.then(settled, settled);
-    let looked = 0;
-    for (const id of this.#seq.keys()) {
-      if (this.#seq.size <= this.#keep || looked++ >= TRIM_LOOKS) break;
-      if (
-        this.#busy.has(id) || this.#listeners.has(id) || this.#pending.has(id) ||
-        this.#writes.has(id) || this.#sends.has(id)
-      ) continue;
-      this.#seq.delete(id);
-      this.#reserved.delete(id);
-      this.#used.delete(id);
-    }
   }
 
   #next(sessionId: string): Promise<number> {

@@ -165,7 +165,18 @@ test("state changes and Socket.IO connections from an Origin outside the allow-l
     const res = await post(origin);
     assert.equal(res.status, 200, origin);
     assert.equal(res.headers.get("access-control-allow-origin"), origin);
+    assert.equal(res.headers.get("vary"), "Origin");
   }
+  // Without an Origin, a POST answer is left as it is; what a cache may keep still varies on it.
+  const plain = await fetch(`${rt.url}/api/chat`, {
+    method: "POST",
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ id: mid(), session_id: "or", content: "hi" }),
+  });
+  assert.equal(plain.status, 200);
+  assert.equal(plain.headers.get("access-control-allow-origin"), null);
+  assert.equal(plain.headers.get("vary"), null);
+  assert.equal((await fetch(`${rt.url}/api/sessions/or`)).headers.get("vary"), "Origin");
   const preflight = await fetch(`${rt.url}/api/chat`, {
     method: "OPTIONS",
     headers: {

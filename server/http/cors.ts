@@ -35,8 +35,12 @@ export function corsFor(access: AccessOptions): MiddlewareHandler {
     if (c.req.method === "OPTIONS") return await preflight(c, next);
     await next();
     // Set on the final response: headers set before the handler runs make Hono copy its
-    // response into a full WHATWG Response, off @hono/node-server's fast path.
+    // response into a full WHATWG Response, off @hono/node-server's fast path. Reading
+    // `c.res.headers` builds a Headers object too, so a response is only touched when it
+    // has something to say: to an Origin, or `Vary` on what a cache may keep (GET, HEAD).
     const origin = c.req.header("origin");
+    const cacheable = c.req.method === "GET" || c.req.method === "HEAD";
+    if (!origin && !cacheable) return;
     const headers = c.res.headers;
     if (origin && originAllowed(origin, access.corsOrigins)) {
       headers.set("Access-Control-Allow-Origin", origin);

@@ -7,11 +7,12 @@
  * versionstamp instead, so the database still decides. When another writer
  * changed the key meanwhile, the check fails, the key is forgotten and the
  * commit runs again with a fresh read: a stale entry costs one retry, never
- * a wrong answer. Bounded: the oldest entries go first.
+ * a wrong answer. Bounded (`BoundedMap`): the least recently written keys go first.
  *
  * @module
  */
 
+import { BoundedMap } from "../bounded_map.ts";
 import {
   isManifest,
   type Kv,
@@ -35,11 +36,10 @@ export const KNOWN_KEYS = 20_000;
  * ```
  */
 export class KnownVersions {
-  #map = new Map<string, string | null>();
-  #limit: number;
+  #map: BoundedMap<string, string | null>;
 
   constructor(limit = KNOWN_KEYS) {
-    this.#limit = limit;
+    this.#map = new BoundedMap(limit);
   }
 
   /** The known versionstamp (null: known absent), or undefined when unknown. */
@@ -66,12 +66,24 @@ export class KnownVersions {
     else this.#set(JSON.stringify(key), kind === "deleted" ? null : versionstamp);
   }
 
-  /** Records every write of a committed commit (see `wrote()`). */
+  /**
+   * Records every write of a committed commit (see `wrote()`), except fresh keys: a key written
+   * the first time is most often never written again (messages, events), so remembering it
+   * would only push out keys that are (session records, reservations). A fresh key written
+   * again later costs that commit one read.
+   */
   wroteAll(
-    writes: readonly { key: KvKey; text?: string; chunk: boolean; expireIn?: number }[],
+    writes: readonly {
+      key: KvKey;
+      text?: string;
+      chunk: boolean;
+      expireIn?: number;
+      fresh?: boolean;
+    }[],
     versionstamp: string | undefined,
   ): void {
     for (const w of writes) {
+      if (w.fresh) continue;
       const kind = w.text === undefined
         ? "deleted"
         : !w.chunk && w.expireIn === undefined
@@ -116,8 +128,6 @@ export class KnownVersions {
   }
 
   #set(id: string, versionstamp: string | null): void {
-    this.#map.delete(id);
     this.#map.set(id, versionstamp);
-    if (this.#map.size > this.#limit) this.#map.delete(this.#map.keys().next().value!);
   }
 }

@@ -1,0 +1,52 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { BoundedMap } from "./bounded_map.ts";
+
+test("a bounded map keeps at most its limit and always the latest keys", () => {
+  const map = new BoundedMap<number, string>(10);
+  for (let i = 0; i < 1_000; i++) {
+    map.set(i, `v${i}`);
+    assert.ok(map.size <= 10, `size ${map.size} at ${i}`);
+    for (let back = 0; back < 5 && back <= i; back++) {
+      assert.equal(map.get(i - back), `v${i - back}`);
+    }
+  }
+  assert.equal(map.get(0), undefined);
+  assert.equal(map.has(0), false);
+});
+
+test("setting a key again keeps it however many others come after, while it keeps being set", () => {
+  const map = new BoundedMap<string, number>(4);
+  for (let i = 0; i < 100; i++) {
+    map.set("kept", i);
+    map.set(`other${i}`, i);
+    assert.equal(map.get("kept"), i);
+  }
+});
+
+test("pinned keys outlive their generation; dropped keys are reported, deleted ones are not", () => {
+  const dropped: string[] = [];
+  const map = new BoundedMap<string, number>(2, {
+    pinned: (key) => key === "busy",
+    dropped: (key) => dropped.push(key),
+  });
+  map.set("busy", 0);
+  map.set("gone", 0);
+  map.delete("gone");
+  for (let i = 0; i < 10; i++) map.set(`k${i}`, i);
+  assert.equal(map.get("busy"), 0);
+  assert.ok(!dropped.includes("busy") && !dropped.includes("gone"));
+  assert.deepEqual(dropped, ["k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"]);
+  assert.deepEqual([...map.keys()].sort(), ["busy", "k8", "k9"]);
+});
+
+test("a limit below one is refused", () => {
+  assert.throws(() => new BoundedMap(0), /limit of 1 or more; got 0/);
+});
+
+test("null is a value like any other", () => {
+  const map = new BoundedMap<string, string | null>(4);
+  map.set("absent", null);
+  assert.equal(map.get("absent"), null);
+  assert.equal(map.has("absent"), true);
+});
