@@ -6,10 +6,10 @@
  * sessions, `LOAD_SESSIONS` (200) at a time, in rounds of `LOAD_TURNS` (400).
  * The first round meets a fresh process (its penalty is a column of its
  * own); then `LOAD_WARMUP` (15) rounds let the JIT settle, and `LOAD_ROUNDS`
- * (3) rounds are measured. Fifteen, because V8 keeps compiling for that long:
- * over Deno KV its worker threads spent 0.4 to 0.9 ms per turn on it (mostly
- * TurboFan jobs, `--trace-opt`) after five warm-up rounds, and about 0.1 ms
- * after fifteen, which is where a long-running server stays. CPU per turn is the server process's own
+ * (3) rounds are measured. Fifteen, because V8 keeps optimizing for that long:
+ * after five warm-up rounds over Deno KV it still optimized about a hundred
+ * functions a round (`--trace-opt`) and its worker threads spent 0.4 to 0.9 ms
+ * per turn; after fifteen, 0.1 to 0.5 ms, where a long-running server stays. CPU per turn is the server process's own
  * user+system time over a round divided by its turns, the least of the
  * measured rounds. Each target is measured beside the floor: their rounds
  * alternate (floor, target, floor, ...) with nothing else running, and its
