@@ -58,9 +58,9 @@ interface Wire {
 const pad = (seq: number) => seq.toString().padStart(12, "0");
 
 /**
- * Sessions whose numbering a hub keeps in memory; beyond this the least recently used idle
- * ones are dropped and loaded again when they next publish, so memory stays bounded however
- * many sessions a process serves.
+ * Sessions whose numbering a hub keeps in memory (idle ones; a session something waits on is
+ * always kept). Past this the older half of them is dropped, and a dropped session is loaded
+ * again when it next publishes, so memory stays bounded however many sessions a process serves.
  */
 export const KEPT_SESSIONS = 10_000;
 
