@@ -53,7 +53,7 @@ export class KnownVersions {
     const plain = versionstamp === null ||
       (typeof value === "object" && value !== null && !isManifest(value) &&
         (value as { x?: unknown }).x === undefined);
-    if (plain) this.#set(JSON.stringify(key), versionstamp);
+    if (plain) this.#map.set(JSON.stringify(key), versionstamp);
     else this.forget(key);
   }
 
@@ -63,7 +63,7 @@ export class KnownVersions {
    */
   wrote(key: KvKey, versionstamp: string | undefined, kind: "inline" | "deleted" | "other"): void {
     if (versionstamp === undefined || kind === "other") this.forget(key);
-    else this.#set(JSON.stringify(key), kind === "deleted" ? null : versionstamp);
+    else this.#map.set(JSON.stringify(key), kind === "deleted" ? null : versionstamp);
   }
 
   /**
@@ -125,9 +125,5 @@ export class KnownVersions {
   /** Forgets a key (its write failed, or it holds something not remembered). */
   forget(key: KvKey): void {
     this.#map.delete(JSON.stringify(key));
-  }
-
-  #set(id: string, versionstamp: string | null): void {
-    this.#map.set(id, versionstamp);
   }
 }

@@ -139,15 +139,20 @@ export class KvWriter {
       // A key a commit both checks and writes is read once; a fresh key replaces nothing, so is
       // not read; a key known at the version checked (or, unchecked, at any) is not read either.
       const expect = new Map<string, string | null | undefined>();
+      const keyOf = new Map<string, Write["key"]>();
       const ids = group.flatMap((j) => {
         for (const c of j.checks) expect.set(JSON.stringify(c.key), c.version);
-        return [...j.checks, ...j.writes.filter((w) => !w.fresh)].map((x) => JSON.stringify(x.key));
+        return [...j.checks, ...j.writes.filter((w) => !w.fresh)].map((x) => {
+          const id = JSON.stringify(x.key);
+          keyOf.set(id, x.key);
+          return id;
+        });
       });
-      const unique = [...new Set(ids)];
+      const unique = [...keyOf.keys()];
       const read = await this.#known.read(
         kv,
         this.#limits,
-        unique.map((id) => JSON.parse(id)),
+        unique.map((id) => keyOf.get(id)!),
         unique.map((id) => expect.get(id)),
       );
       const byId = new Map(unique.map((id, i) => [id, read[i]]));
@@ -202,7 +207,7 @@ export class KvWriter {
       for (const guard of guards.slice(0, spare)) op.check(guard);
       const { ok, versionstamp } = await op.commit();
       if (!ok) {
-        for (const id of unique) this.#known.forget(JSON.parse(id));
+        for (const key of keyOf.values()) this.#known.forget(key);
         return await this.#oneByOne(members);
       }
       for (const job of members) this.#known.wroteAll(job.writes, versionstamp);
