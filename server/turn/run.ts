@@ -27,6 +27,9 @@ import { type Emit, toolCallEvent, toolErrorEvent } from "./events.ts";
 import { cacheBreakpoint, type ModelCall, sdkTools, stripProse, withLive } from "./_messages.ts";
 import { TurnError } from "./errors.ts";
 import { callRecord, recordCutStep } from "./call_record.ts";
+import { settlePromptCheck } from "./_prompt_check.ts";
+
+settlePromptCheck();
 
 /** Token usage of a run. */
 export type Usage = {
