@@ -29,6 +29,7 @@ import {
   type WireCheck,
   type WireMutation,
 } from "./_denokv_wire.ts";
+import { isEnvelope, serializeEnvelope } from "./_denokv_v8.ts";
 
 /** The native functions of `@deno/kv`'s SQLite backend that this handle calls. */
 interface Napi {
@@ -54,9 +55,9 @@ function value(entry: RawEntry): unknown {
 }
 
 function encodeValue(v: unknown): { data: Uint8Array; encoding: number } {
-  return v instanceof Uint8Array
-    ? { data: v, encoding: BYTES }
-    : { data: serialize(v), encoding: V8 };
+  if (v instanceof Uint8Array) return { data: v, encoding: BYTES };
+  // The store's envelopes, nearly every value, skip v8.serialize's serializer object.
+  return { data: isEnvelope(v) ? serializeEnvelope(v) : serialize(v), encoding: V8 };
 }
 
 /** The range holding exactly one key: [key, key + 00). */
