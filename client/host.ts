@@ -234,6 +234,7 @@ export class Host {
     const steering = options.messageType === "steering";
     if (!steering) {
       // A new message supersedes the exchange in flight.
+      this.#uncancel();
       this.#exchange?.resolve(this.#exchange.final);
       this.#exchange = undefined;
       this.#turnCall = undefined;
@@ -257,11 +258,20 @@ export class Host {
     return result;
   }
 
-  /** Cancels the live turn and aborts the signal of a running handler (which decides whether to stop). */
+  /**
+   * Cancels the live turn and the exchange in flight: a running handler's
+   * signal is aborted (the handler decides whether to stop), and a call the
+   * exchange announced but has not started yet never runs (the model is told
+   * the user cancelled it). The next message or answer starts afresh.
+   */
   async cancel(): Promise<void> {
     this.#cancel.abort(new DOMException("The user cancelled the turn.", "AbortError"));
-    this.#cancel = new AbortController();
     await this.#transport.cancel();
+  }
+
+  /** A new exchange is not cancelled by a Stop pressed before it. */
+  #uncancel(): void {
+    if (this.#cancel.signal.aborted) this.#cancel = new AbortController();
   }
 
   /**
@@ -287,6 +297,7 @@ export class Host {
       tool_result: { decision },
     };
     if (context) body.host_context = context;
+    this.#uncancel();
     this.#exchange?.resolve(this.#exchange.final);
     let exchange: Exchange | undefined;
     const result = new Promise<FinalResponse | undefined>((resolve, reject) => {

@@ -71,7 +71,7 @@ export interface ActionDefinition {
  * ```
  */
 export interface ActionOutcome {
-  /** `declined`: the user cancelled it at its confirmation; the wire says `failed`. */
+  /** `declined`: the user cancelled it (at its confirmation, or by Stop before it began); the wire says `failed`. */
   outcome: "success" | "failed" | "declined";
   result: unknown;
 }
@@ -87,6 +87,7 @@ const toJson = (value: unknown): unknown =>
 
 /**
  * Runs a call's handler with its arguments checked, an AbortSignal and a timeout.
+ * A signal already aborted (Stop pressed before the call began) runs nothing: the call is declined.
  *
  * @example
  * ```ts
@@ -112,6 +113,8 @@ export async function runAction(
     const issues = checked.issues.slice(0, 3).map((i) => `${i.path} ${i.message}`).join("; ");
     return failed(`Invalid arguments for ${name}: ${issues}. The action was not performed.`);
   }
+  // Stopped before it began (Stop pressed as the call arrived): nothing runs, and nothing changed.
+  if (options.signal?.aborted) return { outcome: "declined", result: declinedResult(name) };
   if (definition.confirm) {
     // The question waits as long as the user needs; only Stop (the signal) withdraws it.
     const signal = options.signal ?? new AbortController().signal;

@@ -252,6 +252,44 @@ describe("cancel", () => {
       "nothing pending",
     );
   });
+
+  it("a call announced but not started when Stop is pressed never runs, and is cancelled", async () => {
+    const { proxied } = await runtimeUrls();
+    // Holds back the turn's closing status (after which the page starts the call) until Stop.
+    let release: (() => void) | undefined;
+    const holding: TransportFactory = (link) =>
+      sseTransport()({
+        runtimeUrl: link.runtimeUrl,
+        sessionId: link.sessionId,
+        headers: link.headers,
+        lastSeq: () => link.lastSeq(),
+        state: (state) => link.state(state),
+        event: (name, payload) => {
+          if (!release && name === "assistant:status" && payload.status === "completed") {
+            release = () => link.event(name, payload);
+          } else link.event(name, payload);
+        },
+      });
+    const host = open({ runtimeUrl: proxied, transport: holding });
+    let ran = false;
+    host.action("slow_step", { description: "A slow step." }, () => (ran = true));
+    const sent = host.send("slow step");
+    await waitFor(() => release, 10_000, "the turn to announce the call");
+    const callId = host.state.get().pending?.call_id;
+    ok(callId, "the call is pending on the page");
+    await host.cancel();
+    release!();
+    await sent;
+    equal(ran, false);
+    const mine = host.state.get().messages.flatMap((m) => m.toolCalls)
+      .find((c) => c.callId === callId);
+    equal(mine?.status, "cancelled");
+    await waitFor(
+      async () => !(await sessionInfo(proxied, host.sessionId))?.has_pending_tool_call,
+      10_000,
+      "nothing pending",
+    );
+  });
 });
 
 describe("exactly once", () => {

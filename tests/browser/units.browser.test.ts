@@ -84,6 +84,26 @@ describe("runAction", () => {
     ok(signal?.aborted, "the handler's signal is aborted");
   });
 
+  it("a signal aborted before the call begins runs nothing, not even the confirmation", async () => {
+    let ran = false;
+    const stopped = new AbortController();
+    stopped.abort();
+    const outcome = await runAction(
+      {
+        ...selectIssue,
+        confirm: () => (ran = true, Promise.resolve(true)),
+        handler: () => (ran = true),
+      },
+      call({ number: 1 }),
+      { signal: stopped.signal },
+    );
+    deepEqual(outcome, {
+      outcome: "declined",
+      result: "The user cancelled select_issue; nothing was changed.",
+    });
+    equal(ran, false);
+  });
+
   it("zod parameters are converted for the wire and validate (and parse) the arguments", async () => {
     const parameters = z.object({
       number: z.number().int().min(1),
