@@ -25,25 +25,26 @@ export interface Rec {
 /** A node of the tree. */
 export interface TreeNode {
   rec: Rec | undefined;
-  children: Map<string, TreeNode>;
+  /** Made with the first child: most nodes are leaves, and a map apiece was most of the store's memory. */
+  children: Map<string, TreeNode> | undefined;
   /** The children's names in order, or null until the next `list()` sorts them. */
   sorted: string[] | null;
 }
 
 /** Makes an empty node. */
 export function node(): TreeNode {
-  return { rec: undefined, children: new Map(), sorted: [] };
+  return { rec: undefined, children: undefined, sorted: null };
 }
 
 /** The children's names of `at` in key order. */
 export function names(at: TreeNode): string[] {
-  return at.sorted ??= [...at.children.keys()].sort(comparePart);
+  return at.sorted ??= [...(at.children?.keys() ?? [])].sort(comparePart);
 }
 
 /** The node at `key`, or undefined. */
 export function find(root: TreeNode, key: Key): TreeNode | undefined {
   let at: TreeNode | undefined = root;
-  for (let i = 0; i < key.length && at !== undefined; i++) at = at.children.get(key[i]);
+  for (let i = 0; i < key.length && at !== undefined; i++) at = at.children?.get(key[i]);
   return at;
 }
 
@@ -51,10 +52,17 @@ export function find(root: TreeNode, key: Key): TreeNode | undefined {
 export function ensure(root: TreeNode, key: Key): TreeNode {
   let at = root;
   for (const part of key) {
-    let next = at.children.get(part);
+    const kids = at.children;
+    let next = kids?.get(part);
     if (next === undefined) {
       next = node();
-      at.children.set(part, next);
+      if (kids === undefined) {
+        at.children = new Map([[part, next]]);
+        at.sorted = [part];
+        at = next;
+        continue;
+      }
+      kids.set(part, next);
       const { sorted } = at;
       if (sorted !== null) {
         if (sorted.length === 0 || comparePart(sorted[sorted.length - 1], part) < 0) {
@@ -71,17 +79,17 @@ export function ensure(root: TreeNode, key: Key): TreeNode {
 export function remove(root: TreeNode, key: Key): void {
   const path: TreeNode[] = [root];
   for (const part of key) {
-    const next = path[path.length - 1].children.get(part);
+    const next = path[path.length - 1].children?.get(part);
     if (next === undefined) return;
     path.push(next);
   }
   path[path.length - 1].rec = undefined;
   for (let i = key.length; i > 0; i--) {
     const at = path[i];
-    if (at.rec !== undefined || at.children.size > 0) return;
+    if (at.rec !== undefined || (at.children?.size ?? 0) > 0) return;
     const parent = path[i - 1];
     const part = key[i - 1];
-    parent.children.delete(part);
+    parent.children!.delete(part);
     const { sorted } = parent;
     if (sorted === null) continue;
     if (sorted[sorted.length - 1] === part) sorted.pop();
@@ -124,16 +132,16 @@ export function walk(
     let i = after === undefined ? 0 : search(order, after);
     if (after !== undefined && order[i] === after) {
       // The pivot key itself is excluded, its descendants sort after it.
-      if (!children(top.children.get(after)!, [...base, after], false, visit)) return;
+      if (!children(top.children!.get(after)!, [...base, after], false, visit)) return;
       i++;
     }
     for (; i < order.length; i++) {
-      if (!subtree(top.children.get(order[i])!, [...base, order[i]], false, visit)) return;
+      if (!subtree(top.children!.get(order[i])!, [...base, order[i]], false, visit)) return;
     }
   } else {
     const end = after === undefined ? order.length : search(order, after);
     for (let i = end - 1; i >= 0; i--) {
-      if (!subtree(top.children.get(order[i])!, [...base, order[i]], true, visit)) return;
+      if (!subtree(top.children!.get(order[i])!, [...base, order[i]], true, visit)) return;
     }
   }
 }
@@ -146,15 +154,16 @@ function subtree(at: TreeNode, key: string[], reverse: boolean, visit: Visit): b
 }
 
 function children(at: TreeNode, key: string[], reverse: boolean, visit: Visit): boolean {
-  if (at.children.size === 0) return true;
+  const kids = at.children;
+  if (kids === undefined || kids.size === 0) return true;
   const order = names(at);
   if (!reverse) {
     for (let i = 0; i < order.length; i++) {
-      if (!subtree(at.children.get(order[i])!, [...key, order[i]], false, visit)) return false;
+      if (!subtree(kids.get(order[i])!, [...key, order[i]], false, visit)) return false;
     }
   } else {
     for (let i = order.length - 1; i >= 0; i--) {
-      if (!subtree(at.children.get(order[i])!, [...key, order[i]], true, visit)) return false;
+      if (!subtree(kids.get(order[i])!, [...key, order[i]], true, visit)) return false;
     }
   }
   return true;
