@@ -9,20 +9,22 @@
  * (3) rounds are measured. Fifteen, because V8 keeps optimizing for that long:
  * after five warm-up rounds over Deno KV it still optimized about a hundred
  * functions a round (`--trace-opt`) and its worker threads spent 0.4 to 0.9 ms
- * per turn; after fifteen, 0.1 to 0.5 ms, where a long-running server stays. CPU per turn is the server process's own
- * user+system time over a round divided by its turns, the least of the
- * measured rounds. Each target is measured beside the floor: their rounds
- * alternate (floor, target, floor, ...) with nothing else running, and its
- * ratio is to the least of those floor rounds, so the two compared figures
- * come from the same minutes of the machine.
+ * per turn; after fifteen, 0.1 to 0.5 ms, where a long-running server stays.
+ * CPU per turn is the server process's own user+system time over a round
+ * divided by its turns, the least of the measured rounds. Each target is
+ * measured beside the floor: their rounds alternate (floor, target, floor,
+ * ...) with nothing else running, and its ratio is to the least of those
+ * floor rounds, so the two compared figures come from the same minutes of the
+ * machine.
  *
  * `LOAD_TARGETS=floor,denokv` runs a subset (the floor always runs);
  * `LOAD_VERBOSE=1` prints every measured round, and (on Linux) its CPU by
- * thread: main, Node's worker threads, a store's own threads. The servers and the load
- * process run as JavaScript that esbuild compiles at the start of the run, as `npm start`
- * runs built JavaScript. Every server (the floor too) runs with the
- * Node flags of `npm start` (package.json); `LOAD_NODE_FLAGS` replaces them ("" for none).
- * `LOAD_PROF=<dir>` writes a CPU profile of each server's warm rounds to `<dir>/<target>.cpuprofile`.
+ * thread: main, Node's worker threads, a store's own threads. The servers and
+ * the load process run as JavaScript that esbuild compiles at the start of the
+ * run, as `npm start` runs built JavaScript. Every server (the floor too) runs
+ * with the Node flags of `npm start` (package.json); `LOAD_NODE_FLAGS` replaces
+ * them ("" for none). `LOAD_PROF=<dir>` writes a CPU profile of each server's
+ * warm rounds to `<dir>/<target>.cpuprofile`.
  *
  * @module
  */
