@@ -50,3 +50,31 @@ test("the memory holds at most 256 contexts", () => {
   }
   assert.equal(rememberedContexts(), 256);
 });
+
+test("a context with an unbounded action schema is never remembered, so the engine refuses it every time", async () => {
+  const { assertBoundedSchemas } = await import("../tools/bounded_schemas.ts");
+  const looping = {
+    ...ISSUE_CONTEXT,
+    actions: [{
+      name: "loop",
+      description: "Loops",
+      parameters: { type: "object", anyOf: [{ $ref: "#" }] },
+    }],
+  };
+  const before = rememberedContexts();
+  for (let i = 0; i < 2; i++) {
+    const parsed = parseBody(body(looping));
+    assert.ok(parsed.ok, "the shape is valid; the bound is the engine's check");
+    assert.throws(
+      () => assertBoundedSchemas(parsed.value.host_context?.actions, "host_context.actions"),
+      /host_context\.actions\[0\]\.parameters/,
+    );
+  }
+  assert.equal(rememberedContexts(), before);
+  // A bounded context, first parse or remembered, passes the engine's check.
+  for (let i = 0; i < 2; i++) {
+    const parsed = parseBody(body(ISSUE_CONTEXT));
+    assert.ok(parsed.ok);
+    assertBoundedSchemas(parsed.value.host_context?.actions, "host_context.actions");
+  }
+});

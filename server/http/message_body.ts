@@ -2,10 +2,15 @@
  * `parseMessageBody()` with the host contexts of recent bodies remembered. A
  * page sends the same context turn after turn (and many users the same
  * page), and checking it is most of a body's parse. A body whose
- * `host_context` is, as JSON text, one that parsed cleanly before gets a
- * fresh copy of that canonical context, and only the rest of the body is
- * parsed; the result is the one a whole parse gives. Contexts that failed are
- * not remembered, so their issues are always reported in full. Bounded: the
+ * `host_context` is, as JSON text, one that parsed cleanly before gets
+ * that canonical context (its own object when it was sent in canonical
+ * form, else a fresh copy), and only the rest of the body is
+ * parsed (a body of plain fields alone by the quick check of
+ * `_simple_body.ts`); the result is the one a whole parse gives. Contexts that failed are
+ * not remembered, so their issues are always reported in full, and neither
+ * are contexts whose action schemas are unbounded (`bounded_schemas.ts`):
+ * a context that is returned has its actions marked as checked, so the
+ * engine does not walk their schemas a second time. Bounded: the
  * 256 most recent contexts of up to 16 KB of JSON each. The cache holds
  * only what a sender sent; another sender gets an entry only by sending the
  * same bytes.
@@ -13,6 +18,8 @@
  * @module
  */
 import { type MessageBody, parseMessageBody, type Result } from "../../protocol/mod.ts";
+import { markBounded, schemaIssues } from "../tools/bounded_schemas.ts";
+import { simpleBody } from "./_simple_body.ts";
 
 const REMEMBERED = 256;
 const LARGEST = 16_384;
@@ -41,7 +48,7 @@ export function parseBody(raw: unknown): Result<MessageBody> {
       Object.hasOwn(raw, "host_context") && !Object.hasOwn(raw, "hostContext")
     ? (raw as Record<string, unknown>).host_context
     : undefined;
-  if (typeof context !== "object" || context === null) return parseMessageBody(raw);
+  if (typeof context !== "object" || context === null) return parseRest(raw);
   let sent: string;
   try {
     sent = JSON.stringify(context);
@@ -52,16 +59,29 @@ export function parseBody(raw: unknown): Result<MessageBody> {
   const known = contexts.get(sent);
   if (known === undefined) {
     const parsed = parseMessageBody(raw);
-    if (parsed.ok && parsed.value.host_context) {
-      remember(sent, JSON.stringify(parsed.value.host_context));
+    const checked = parsed.ok ? parsed.value.host_context : undefined;
+    if (checked && !schemaIssues(checked.actions, "host_context.actions").length) {
+      remember(sent, JSON.stringify(checked));
+      markBounded(checked.actions);
     }
     return parsed;
   }
   remember(sent, known); // the most recent go last
   const { host_context: _, ...rest } = raw as Record<string, unknown>;
-  const parsed = parseMessageBody(rest);
+  const parsed = parseRest(rest);
   if (!parsed.ok) return parsed;
-  return { ok: true, value: { ...parsed.value, host_context: JSON.parse(known) } };
+  // Sent in canonical form already (the JSON texts match): the sender's own object serves.
+  const hostContext = (known === sent ? context : JSON.parse(known)) as NonNullable<
+    MessageBody["host_context"]
+  >;
+  markBounded(hostContext.actions);
+  return { ok: true, value: { ...parsed.value, host_context: hostContext } };
+}
+
+/** A body without a host context: the quick check of `_simple_body.ts`, else the whole parse. */
+function parseRest(raw: unknown): Result<MessageBody> {
+  const simple = simpleBody(raw);
+  return simple ? { ok: true, value: simple } : parseMessageBody(raw);
 }
 
 /**

@@ -5,7 +5,12 @@
  *
  * @module
  */
-import { type LanguageModelUsage, type ModelMessage, streamText } from "ai";
+import {
+  type LanguageModelUsage,
+  type ModelMessage,
+  streamText,
+  type SystemModelMessage,
+} from "ai";
 import type { TurnTrace } from "../trace/tracer.ts";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Limits } from "../config.ts";
@@ -115,7 +120,7 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
       assistant.steps.push({ role: "user", content: [{ type: "text", text }] });
     }
     const segment = ctx.usage.model_requests++;
-    const system: ModelMessage = {
+    const system: SystemModelMessage = {
       role: "system",
       content: ctx.instructions ? `${SYSTEM_PROMPT}\n\n${ctx.instructions}` : SYSTEM_PROMPT,
       ...(ctx.providerOptions ? { providerOptions: ctx.providerOptions as never } : {}),
@@ -134,16 +139,18 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
     else ctx.signal.addEventListener("abort", forward, { once: true });
     const result = streamText({
       model: ctx.model,
+      // Our own stable prompt, the only system message (it carries the cache breakpoint). Given
+      // here, the SDK hands it to the provider without checking it against its message schema.
+      system,
       messages: [
-        system,
         ...cacheBreakpoint(ctx.history, ctx.providerOptions),
         ...withLive(assistant.steps, live),
       ],
       tools,
       abortSignal: request.signal,
       maxRetries: 0,
-      // The only system message is our own stable prompt (it carries the cache breakpoint).
-      allowSystemInMessages: true,
+      // Stored messages are never system messages; should one appear, the request fails.
+      allowSystemInMessages: false,
       onFinish: (event) => void (finished = event),
       // The SDK's default prints the error (and a provider's response body, keys included) to
       // the console; the turn handles it through the stream and logs only through the logger.
