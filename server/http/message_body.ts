@@ -2,18 +2,19 @@
  * `parseMessageBody()` with the host contexts of recent bodies remembered. A
  * page sends the same context turn after turn (and many users the same
  * page), and checking it is most of a body's parse. A body whose
- * `host_context` is, as JSON text, one that parsed cleanly before gets
- * that canonical context (its own object when it was sent in canonical
- * form, else a fresh copy), and only the rest of the body is
- * parsed (a body of plain fields alone by the quick check of
- * `_simple_body.ts`); the result is the one a whole parse gives. Contexts that failed are
- * not remembered, so their issues are always reported in full, and neither
- * are contexts whose action schemas are unbounded (`bounded_schemas.ts`):
- * a context that is returned has its actions marked as checked, so the
- * engine does not walk their schemas a second time. Bounded: the
- * 256 most recent contexts of up to 16 KB of JSON each. The cache holds
- * only what a sender sent; another sender gets an entry only by sending the
- * same bytes.
+ * `host_context` is, as JSON text, one that parsed cleanly before gets that
+ * canonical context (its own object when it was sent in canonical form, else
+ * a fresh copy), and only the rest of the body is parsed: a rest of plain
+ * fields by the quick check of `_simple_body.ts`, any other by zod. The
+ * result is the one a whole parse gives.
+ *
+ * Contexts that failed are not remembered, so their issues are always
+ * reported in full; nor are contexts whose action schemas are unbounded
+ * (`bounded_schemas.ts`). A context that is returned has its actions marked
+ * as checked, so the engine does not walk their schemas a second time.
+ * Bounded: the 256 most recent contexts of up to 16 KB of JSON each. The
+ * cache holds only what a sender sent; another sender gets an entry only by
+ * sending the same bytes.
  *
  * @module
  */
