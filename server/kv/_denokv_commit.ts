@@ -39,6 +39,8 @@ export const INLINE_BUDGET = 700_000;
 /** One key a commit writes, its value encoded. */
 export interface Write {
   key: Key;
+  /** The key's JSON text, the writer's name for it in its maps. */
+  id: string;
   text: string | undefined;
   expireIn: number | undefined;
   /** Whether the value goes to chunks (too big alone, or to keep the commit small). */
@@ -120,6 +122,7 @@ export function prepare(
     byKey.delete(id); // the last mutation of a key wins, in its own position
     byKey.set(id, {
       key: m.key,
+      id,
       text,
       expireIn,
       chunk: text !== undefined && storedBytes(text) > INLINE_BYTES,
@@ -172,10 +175,15 @@ async function attempt(
   writes: Write[],
   known?: KnownVersions,
 ): Promise<string | null | typeof RETRY> {
-  const checked = new Set(checks.map((c) => JSON.stringify(c.key)));
-  const keys = [...checks, ...writes.filter((w) => !w.fresh)].map((x) => x.key);
+  const checkIds = checks.map((c) => JSON.stringify(c.key));
+  const checked = new Set(checkIds);
+  const unread = writes.filter((w) => !w.fresh);
+  const keys = [...checks.map((c) => c.key), ...unread.map((w) => w.key)];
   const raw = known
-    ? await known.read(kv, limits, keys, checks.map((c) => c.version))
+    ? await known.read(kv, limits, keys, checks.map((c) => c.version), [
+      ...checkIds,
+      ...unread.map((w) => w.id),
+    ])
     : await readRaw(kv, limits, keys);
   const now = Date.now();
   if (!checksHold(checks, raw, now)) return null;
@@ -192,7 +200,7 @@ async function attempt(
     const old = w.fresh ? null : raw[at++];
     if (old && isManifest(old.value)) replaced.push(old.value);
     // Guarding each written key lets us delete the chunks it held; beyond the limit, leftovers may leak.
-    if (old && !checked.has(JSON.stringify(w.key)) && guards < limits.checks) {
+    if (old && !checked.has(w.id) && guards < limits.checks) {
       op.check({ key: w.key, versionstamp: old.versionstamp });
       guards++;
     }

@@ -42,28 +42,36 @@ export class KnownVersions {
     this.#map = new BoundedMap(limit);
   }
 
-  /** The known versionstamp (null: known absent), or undefined when unknown. */
-  get(key: KvKey): string | null | undefined {
-    return this.#map.get(JSON.stringify(key));
+  /**
+   * The known versionstamp (null: known absent), or undefined when unknown. `id` is the key's
+   * JSON text, where the caller has it already (so in every method below).
+   */
+  get(key: KvKey, id = JSON.stringify(key)): string | null | undefined {
+    return this.#map.get(id);
   }
 
   /** Records a raw entry just read: only absent keys and inline values without expiry count. */
-  saw(key: KvKey, raw: KvEntryMaybe): void {
+  saw(key: KvKey, raw: KvEntryMaybe, id = JSON.stringify(key)): void {
     const { value, versionstamp } = raw;
     const plain = versionstamp === null ||
       (typeof value === "object" && value !== null && !isManifest(value) &&
         (value as { x?: unknown }).x === undefined);
-    if (plain) this.#map.set(JSON.stringify(key), versionstamp);
-    else this.forget(key);
+    if (plain) this.#map.set(id, versionstamp);
+    else this.forget(key, id);
   }
 
   /**
    * Records a committed write at `versionstamp`: an inline value without expiry is known at
    * it, a delete is known absent, anything else (chunks, expiry) is forgotten.
    */
-  wrote(key: KvKey, versionstamp: string | undefined, kind: "inline" | "deleted" | "other"): void {
-    if (versionstamp === undefined || kind === "other") this.forget(key);
-    else this.#map.set(JSON.stringify(key), kind === "deleted" ? null : versionstamp);
+  wrote(
+    key: KvKey,
+    versionstamp: string | undefined,
+    kind: "inline" | "deleted" | "other",
+    id = JSON.stringify(key),
+  ): void {
+    if (versionstamp === undefined || kind === "other") this.forget(key, id);
+    else this.#map.set(id, kind === "deleted" ? null : versionstamp);
   }
 
   /**
@@ -75,6 +83,7 @@ export class KnownVersions {
   wroteAll(
     writes: readonly {
       key: KvKey;
+      id?: string;
       text?: string;
       chunk: boolean;
       expireIn?: number;
@@ -89,7 +98,7 @@ export class KnownVersions {
         : !w.chunk && w.expireIn === undefined
         ? "inline"
         : "other";
-      this.wrote(w.key, versionstamp, kind);
+      this.wrote(w.key, versionstamp, kind, w.id);
     }
   }
 
@@ -103,11 +112,12 @@ export class KnownVersions {
     limits: KvLimits,
     keys: readonly KvKey[],
     expected: readonly (string | null | undefined)[] = [],
+    ids: readonly string[] = keys.map((key) => JSON.stringify(key)),
   ): Promise<KvEntryMaybe[]> {
     const out: KvEntryMaybe[] = new Array(keys.length);
     const missing: number[] = [];
     keys.forEach((key, i) => {
-      const version = this.get(key);
+      const version = this.get(key, ids[i]);
       const usable = version !== undefined &&
         (expected[i] === undefined || expected[i] === version);
       if (usable) out[i] = { key, value: null, versionstamp: version };
@@ -117,13 +127,13 @@ export class KnownVersions {
     const read = await readRaw(kv, limits, missing.map((i) => keys[i]));
     missing.forEach((i, j) => {
       out[i] = read[j];
-      this.saw(keys[i], read[j]);
+      this.saw(keys[i], read[j], ids[i]);
     });
     return out;
   }
 
   /** Forgets a key (its write failed, or it holds something not remembered). */
-  forget(key: KvKey): void {
-    this.#map.delete(JSON.stringify(key));
+  forget(key: KvKey, id = JSON.stringify(key)): void {
+    this.#map.delete(id);
   }
 }

@@ -127,6 +127,22 @@ test("lean lists a prefix in the library's order, forward, reverse, from a start
 
 test("keys pack to Deno KV's tuple bytes and back", () => {
   assert.deepEqual([...packKey(["a\0b", true, false])], [2, 97, 0, 255, 98, 0, 0x27, 0x26]);
+  // ASCII keys (the quick path) beside the UTF-8 one: 7f is a byte as it is, 80 two bytes.
+  assert.deepEqual([...packKey(["", "\x7f~ ", "s1"])], [
+    2,
+    0,
+    2,
+    0x7f,
+    0x7e,
+    0x20,
+    0,
+    2,
+    0x73,
+    0x31,
+    0,
+  ]);
+  assert.deepEqual([...packKey(["s", "\x80"])], [2, 0x73, 0, 2, 0xc2, 0x80, 0]);
+  assert.deepEqual([...packKey(["s", 1])].slice(0, 4), [2, 0x73, 0, 0x21]);
   for (const key of KEYS) assert.deepEqual(unpackKey(packKey(key)), key);
   assert.throws(() => unpackKey(new Uint8Array([0x15, 1])), /type code 21/);
 });

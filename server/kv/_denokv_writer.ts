@@ -25,6 +25,8 @@ import type { Check, Mutation } from "./store.ts";
 
 interface Job {
   checks: readonly Check[];
+  /** The checked keys as JSON, as `Write.id`. */
+  checkIds: string[];
   writes: Write[];
   /** Every key the commit checks or writes, as JSON. */
   keys: string[];
@@ -64,10 +66,13 @@ export class KvWriter {
     } catch (error) {
       return Promise.reject(error);
     }
-    const keys = new Set([...checks, ...writes].map((x) => JSON.stringify(x.key)));
+    const checkIds = checks.map((c) => JSON.stringify(c.key));
+    const keys = new Set(checkIds);
+    for (const w of writes) keys.add(w.id);
     return new Promise((resolve, reject) => {
       this.#queue.push({
         checks,
+        checkIds,
         writes,
         keys: [...keys],
         alone: writes.some((w) => w.chunk),
@@ -95,17 +100,28 @@ export class KvWriter {
     }
   }
 
-  /** Takes the next group off the queue: the first job, and each later one that fits beside it. */
+  /**
+   * Takes the next group off the queue: the first job, and each later one that fits beside it,
+   * up to the first job past a full complement of checks (those after it wait for the next
+   * group, in order: under load most groups fill their checks, and looking further on every
+   * take would walk a long queue again and again).
+   */
   #take(): Job[] {
-    const first = this.#queue[0];
-    if (first.alone) return [this.#queue.shift()!];
+    const queue = this.#queue;
+    const first = queue[0];
+    if (first.alone) return [queue.shift()!];
     const group: Job[] = [];
-    const rest: Job[] = [];
+    let rest: Job[] = [];
     const taken = new Set<string>();
     let checks = 0;
     let mutations = 0;
     let bytes = 0;
-    for (const job of this.#queue) {
+    for (let i = 0; i < queue.length; i++) {
+      if (checks === this.#limits.checks) {
+        rest = rest.concat(queue.slice(i));
+        break;
+      }
+      const job = queue[i];
       const fits = !job.alone && job.keys.every((k) => !taken.has(k)) &&
         checks + job.checks.length <= this.#limits.checks &&
         mutations + job.writes.length <= this.#limits.mutations &&
@@ -140,20 +156,27 @@ export class KvWriter {
       // not read; a key known at the version checked (or, unchecked, at any) is not read either.
       const expect = new Map<string, string | null | undefined>();
       const keyOf = new Map<string, Write["key"]>();
-      const ids = group.flatMap((j) => {
-        for (const c of j.checks) expect.set(JSON.stringify(c.key), c.version);
-        return [...j.checks, ...j.writes.filter((w) => !w.fresh)].map((x) => {
-          const id = JSON.stringify(x.key);
-          keyOf.set(id, x.key);
-          return id;
+      const ids: string[] = [];
+      for (const j of group) {
+        j.checks.forEach((c, i) => {
+          const id = j.checkIds[i];
+          expect.set(id, c.version);
+          keyOf.set(id, c.key);
+          ids.push(id);
         });
-      });
+        for (const w of j.writes) {
+          if (w.fresh) continue;
+          keyOf.set(w.id, w.key);
+          ids.push(w.id);
+        }
+      }
       const unique = [...keyOf.keys()];
       const read = await this.#known.read(
         kv,
         this.#limits,
         unique.map((id) => keyOf.get(id)!),
         unique.map((id) => expect.get(id)),
+        unique,
       );
       const byId = new Map(unique.map((id, i) => [id, read[i]]));
       const raw = ids.map((id) => byId.get(id)!);
@@ -177,7 +200,7 @@ export class KvWriter {
           op.check({ key: check.key, versionstamp: mine[i].versionstamp })
         );
         spare -= job.checks.length;
-        const checked = new Set(job.checks.map((c) => JSON.stringify(c.key)));
+        const checked = new Set(job.checkIds);
         let old = job.checks.length;
         for (const w of job.writes) {
           const { value, versionstamp } = w.fresh
@@ -185,7 +208,7 @@ export class KvWriter {
             : mine[old++];
           const chunked = isManifest(value);
           if (chunked) replaced.push(value);
-          if (!w.fresh && !checked.has(JSON.stringify(w.key))) {
+          if (!w.fresh && !checked.has(w.id)) {
             if (chunked) guards.unshift({ key: w.key, versionstamp });
             else guards.push({ key: w.key, versionstamp });
           }
@@ -207,7 +230,7 @@ export class KvWriter {
       for (const guard of guards.slice(0, spare)) op.check(guard);
       const { ok, versionstamp } = await op.commit();
       if (!ok) {
-        for (const key of keyOf.values()) this.#known.forget(key);
+        for (const [id, key] of keyOf) this.#known.forget(key, id);
         return await this.#oneByOne(members);
       }
       for (const job of members) this.#known.wroteAll(job.writes, versionstamp);

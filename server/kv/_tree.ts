@@ -22,9 +22,13 @@ export interface Rec {
   expiresAt: number;
 }
 
-/** A node of the tree. */
-export interface TreeNode {
-  rec: Rec | undefined;
+/**
+ * A node of the tree, holding its key's record in its own fields when `stored` (not in an
+ * object of its own: most nodes are records, and one object fewer each is less for every
+ * garbage collection to walk).
+ */
+export interface TreeNode extends Rec {
+  stored: boolean;
   /** Made with the first child: most nodes are leaves, and a map apiece was most of the store's memory. */
   children: Map<string, TreeNode> | undefined;
   /** The children's names in order, or null until the next `list()` sorts them. */
@@ -33,7 +37,29 @@ export interface TreeNode {
 
 /** Makes an empty node. */
 export function node(): TreeNode {
-  return { rec: undefined, children: undefined, sorted: null };
+  return {
+    stored: false,
+    data: undefined,
+    json: false,
+    version: "",
+    expiresAt: 0,
+    children: undefined,
+    sorted: null,
+  };
+}
+
+/** Stores `rec` at `at`, replacing what was there. */
+export function put(at: TreeNode, rec: Rec): void {
+  at.stored = true;
+  at.data = rec.data;
+  at.json = rec.json;
+  at.version = rec.version;
+  at.expiresAt = rec.expiresAt;
+}
+
+/** The record stored at `at`, or undefined. */
+export function stored(at: TreeNode | undefined): Rec | undefined {
+  return at?.stored ? at : undefined;
 }
 
 /** The children's names of `at` in key order. */
@@ -83,10 +109,12 @@ export function remove(root: TreeNode, key: Key): void {
     if (next === undefined) return;
     path.push(next);
   }
-  path[path.length - 1].rec = undefined;
+  const last = path[path.length - 1];
+  last.stored = false;
+  last.data = undefined;
   for (let i = key.length; i > 0; i--) {
     const at = path[i];
-    if (at.rec !== undefined || (at.children?.size ?? 0) > 0) return;
+    if (at.stored || (at.children?.size ?? 0) > 0) return;
     const parent = path[i - 1];
     const part = key[i - 1];
     parent.children!.delete(part);
@@ -147,9 +175,9 @@ export function walk(
 }
 
 function subtree(at: TreeNode, key: string[], reverse: boolean, visit: Visit): boolean {
-  if (!reverse && at.rec !== undefined && !visit(key, at.rec)) return false;
+  if (!reverse && at.stored && !visit(key, at)) return false;
   if (!children(at, key, reverse, visit)) return false;
-  if (reverse && at.rec !== undefined && !visit(key, at.rec)) return false;
+  if (reverse && at.stored && !visit(key, at)) return false;
   return true;
 }
 
