@@ -33,6 +33,7 @@ import { cacheBreakpoint, type ModelCall, sdkTools, stripProse, withLive } from 
 import { TurnError } from "./errors.ts";
 import { callRecord, recordCutStep } from "./call_record.ts";
 import { settlePromptCheck } from "./_prompt_check.ts";
+import { resultParts } from "./_result_parts.ts";
 
 settlePromptCheck();
 
@@ -160,7 +161,7 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
     let text = "";
     let cut = false;
     try {
-      for await (const part of result.fullStream) {
+      for await (const part of await resultParts(result)) {
         if (part.type === "text-delta") {
           text += part.text;
           if (!silent && part.text) {
