@@ -1,5 +1,6 @@
 /**
- * Turns the `MODEL__DEFAULT` setting into a `LanguageModelV3`.
+ * Turns the `MODEL__DEFAULT` setting into a `LanguageModelV3` and the rules
+ * of its provider, through the table in `providers/mod.ts`.
  *
  * Accepted forms:
  *
@@ -19,22 +20,10 @@
  *
  * @module
  */
-
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV3, SharedV3ProviderOptions } from "@ai-sdk/provider";
-import { offlineModel } from "./offline.ts";
+import { type ModelEnv, type ModelProfile, PROVIDERS } from "./providers/mod.ts";
 
-/**
- * Environment variables, as `process.env` or `Deno.env.toObject()` give them.
- *
- * @example
- * ```ts
- * const env: ModelEnv = { MODEL__DEFAULT: "offline", OPENAI_API_KEY: undefined };
- * ```
- */
-export type ModelEnv = Readonly<Record<string, string | undefined>>;
+export type { ModelEnv };
 
 /**
  * Options for `modelFromSpec()`.
@@ -47,10 +36,12 @@ export type ModelEnv = Readonly<Record<string, string | undefined>>;
 export interface ModelSpecOptions {
   /** The fetch the provider clients use; tests pass one that never reaches the network. */
   fetch?: typeof globalThis.fetch;
+  /** `MODEL__OPENAI_STORE`: let OpenAI store responses and send references to them (default false). */
+  openaiStore?: boolean;
 }
 
 /**
- * The model a spec selects, with the name results report and the options its prompt needs.
+ * The model a spec selects, with the name results report and its provider's rules.
  *
  * @example
  * ```ts
@@ -67,10 +58,13 @@ export interface SelectedModel {
   offline: boolean;
   /** Provider options for the last stable prompt message (the Anthropic cache breakpoint); absent for other providers. */
   providerOptions?: SharedV3ProviderOptions;
+  /** What the provider's API accepts for this model (limits, images, caching). */
+  profile: ModelProfile;
 }
 
-const ACCEPTED = 'accepted forms are "offline", "openai:<model>", "anthropic:<model>" ' +
-  'and "openai-compatible:<base url>#<model>"';
+const ACCEPTED = `accepted forms are ${
+  Object.values(PROVIDERS).map((p) => `"${p.form}"`).join(", ")
+}`;
 
 /**
  * The spec used when `MODEL__DEFAULT` is unset or empty: OpenAI, then Anthropic, by which key is set; else offline.
@@ -103,19 +97,6 @@ export function cacheBreakpointOptions(spec: string): SharedV3ProviderOptions | 
     : undefined;
 }
 
-function requireKey(env: ModelEnv, variable: string, spec: string): string {
-  const key = env[variable];
-  if (key) return key;
-  throw new Error(
-    `MODEL__DEFAULT is "${spec}" but ${variable} is not set; set ${variable} or choose another model (MODEL__DEFAULT=offline needs no key).`,
-  );
-}
-
-function requireModel(model: string, spec: string, form: string): string {
-  if (model.trim() !== "") return model.trim();
-  throw new Error(`MODEL__DEFAULT "${spec}" names no model; write it as "${form}".`);
-}
-
 /**
  * Selects the model for a `MODEL__DEFAULT` value; throws an error naming the value and the fix when it is unusable.
  *
@@ -132,48 +113,51 @@ export function modelFromSpec(
   options: ModelSpecOptions = {},
 ): SelectedModel {
   const resolved = spec?.trim() || defaultModelSpec(env);
-  if (resolved === "offline") return { model: offlineModel(), name: "offline", offline: true };
   const colon = resolved.indexOf(":");
-  const provider = colon < 0 ? resolved : resolved.slice(0, colon);
+  const name = colon < 0 ? resolved : resolved.slice(0, colon);
   const rest = colon < 0 ? "" : resolved.slice(colon + 1);
-  const { fetch } = options;
-  const selected = (model: LanguageModelV3): SelectedModel => {
-    const providerOptions = cacheBreakpointOptions(resolved);
-    return providerOptions
-      ? { model, name: resolved, offline: false, providerOptions }
-      : { model, name: resolved, offline: false };
-  };
-
-  switch (provider) {
-    case "openai": {
-      const model = requireModel(rest, resolved, "openai:<model>");
-      const apiKey = requireKey(env, "OPENAI_API_KEY", resolved);
-      // An explicit baseURL keeps the SDK from reading process.env itself.
-      const baseURL = env.OPENAI_BASE_URL || "https://api.openai.com/v1";
-      return selected(createOpenAI({ apiKey, baseURL, fetch })(model));
-    }
-    case "anthropic": {
-      const model = requireModel(rest, resolved, "anthropic:<model>");
-      const apiKey = requireKey(env, "ANTHROPIC_API_KEY", resolved);
-      const baseURL = env.ANTHROPIC_BASE_URL || "https://api.anthropic.com/v1";
-      return selected(createAnthropic({ apiKey, baseURL, fetch })(model));
-    }
-    case "openai-compatible": {
-      const form = "openai-compatible:<base url>#<model>";
-      const hash = rest.lastIndexOf("#");
-      const baseURL = hash < 0 ? rest : rest.slice(0, hash);
-      const model = requireModel(hash < 0 ? "" : rest.slice(hash + 1), resolved, form);
-      if (!URL.canParse(baseURL) || !/^https?:/.test(baseURL)) {
-        throw new Error(
-          `MODEL__DEFAULT "${resolved}" has no http(s) base URL before "#"; write it as "${form}".`,
-        );
-      }
-      const apiKey = env.OPENAI_COMPATIBLE_API_KEY || undefined;
-      return selected(createOpenAICompatible({ name: "local", baseURL, apiKey, fetch })(model));
-    }
-    default:
-      throw new Error(
-        `MODEL__DEFAULT "${resolved}" is not a model this runtime knows; ${ACCEPTED}.`,
-      );
+  if (!Object.hasOwn(PROVIDERS, name) || (name === "offline") !== (resolved === "offline")) {
+    throw new Error(`MODEL__DEFAULT "${resolved}" is not a model this runtime knows; ${ACCEPTED}.`);
   }
+  const provider = PROVIDERS[name as keyof typeof PROVIDERS];
+  const { model, profile } = provider.create(rest, { spec: resolved, env, ...options });
+  const providerOptions = cacheBreakpointOptions(resolved);
+  return {
+    model,
+    name: resolved,
+    offline: name === "offline",
+    profile,
+    ...(providerOptions ? { providerOptions } : {}),
+  };
+}
+
+/** The rules for a model a team passes as an object: its provider's, when the table knows its SDK name. */
+const CUSTOM_PROFILE: ModelProfile = {
+  provider: "custom",
+  limits: { contextTokens: 128_000, maxOutputTokens: 8_192 },
+  known: false,
+  imagesInToolResults: true,
+  maxToolDescriptionChars: 16_384,
+  stableTools: false,
+};
+
+/**
+ * The rules for an AI SDK model passed as an object (`createRuntime({ model })`): the table's
+ * provider whose SDK name matches `model.provider`, else a profile that assumes a
+ * 128,000-token window (set `MODEL__CONTEXT_TOKENS` for another).
+ *
+ * @example
+ * ```ts
+ * profileOfModel(createAnthropic({ apiKey })("claude-sonnet-4-5")).provider; // "anthropic"
+ * ```
+ */
+export function profileOfModel(
+  model: LanguageModelV3,
+  options: Omit<ModelSpecOptions, "fetch"> = {},
+): ModelProfile {
+  for (const provider of Object.values(PROVIDERS)) {
+    const sdk = (provider as { sdkProvider?: RegExp }).sdkProvider;
+    if (sdk?.test(model.provider)) return provider.profile(model.modelId, options);
+  }
+  return CUSTOM_PROFILE;
 }

@@ -27,6 +27,8 @@ export {
   type ModelEnv,
   modelFromSpec,
   type ModelSpecOptions,
+  profileOfModel,
   type SelectedModel,
 } from "./from_config.ts";
+export { type ModelLimits, type ModelProfile, PROVIDERS } from "./providers/mod.ts";
 export { offlineModel } from "./offline.ts";

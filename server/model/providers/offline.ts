@@ -1,0 +1,31 @@
+/**
+ * `offline`: the deterministic planner, no key and no network.
+ *
+ * @module
+ */
+import { offlineModel } from "../offline.ts";
+import type { ModelProfile, ModelProvider } from "./provider.ts";
+
+/** The offline planner's rules: it reads any size, caches nothing, and sees no images. */
+export const OFFLINE_PROFILE: ModelProfile = {
+  provider: "offline",
+  limits: { contextTokens: 1_000_000, maxOutputTokens: 8_192 },
+  known: true,
+  imagesInToolResults: false,
+  maxToolDescriptionChars: 16_384,
+  stableTools: false,
+};
+
+/**
+ * The offline provider; the spec is the bare word `offline`.
+ *
+ * @example
+ * ```ts
+ * offline.create("", { spec: "offline", env: {} }).profile.provider; // "offline"
+ * ```
+ */
+export const offline: ModelProvider = {
+  form: "offline",
+  create: () => ({ model: offlineModel(), profile: OFFLINE_PROFILE }),
+  profile: () => OFFLINE_PROFILE,
+};
