@@ -15,7 +15,7 @@ import { authenticate, originAllowed } from "./http/access.ts";
 import { readJson } from "./http/body.ts";
 import { TetherError, validationError } from "./http/errors.ts";
 import type { Principal } from "./http/principal.ts";
-import { modelFromSpec } from "./model/mod.ts";
+import { modelFromSpec, profileOfModel } from "./model/mod.ts";
 import { streamTurn } from "./transports/sse.ts";
 import { corsFor } from "./http/cors.ts";
 import { parseAfter, streamSessionEvents } from "./transports/sse_resume.ts";
@@ -45,11 +45,15 @@ export async function createEngine(options: RuntimeOptions): Promise<Engine> {
   // Loaded on demand so a runtime given a store never loads the database drivers.
   const store = options.store ??
     (await (await import("./kv/from_url.ts")).storeFromUrl(options.storeUrl));
-  const model = typeof options.model === "string" ? modelFromSpec(options.model, options.env) : {
-    model: options.model,
-    name: options.modelName ?? options.model.modelId,
-    providerOptions: undefined,
-  };
+  const openaiStore = options.modelOptions.openaiStore;
+  const model = typeof options.model === "string"
+    ? modelFromSpec(options.model, options.env, { openaiStore })
+    : {
+      model: options.model,
+      name: options.modelName ?? options.model.modelId,
+      providerOptions: undefined,
+      profile: profileOfModel(options.model, { openaiStore }),
+    };
   const engine = new Engine(store, options, model as never);
   try {
     const provider = typeof options.model === "string" ? model.name : options.model.provider;

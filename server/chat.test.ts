@@ -62,12 +62,13 @@ test("turn N's prompt is a prefix of turn N+1's and the context opens the user m
   const text = (user.content as { type: string; text: string }[])[0].text;
   assert.ok(text.startsWith("<host_context>\n"), "the block opens the user message");
   assert.ok(text.endsWith("\n\nfirst"));
-  // The continuation carries the current context right after the tool result.
+  // The continuation carries the current context right after the tool result: here the page
+  // the model saw last, so as the unchanged note (docs/long-conversations.md).
   const resumed = model.prompts[2].prompt;
   const toolAt = resumed.findIndex((m) => m.role === "tool");
   assert.ok(toolAt > 0);
   assert.equal(resumed[toolAt + 1].role, "user");
-  assert.match(JSON.stringify(resumed[toolAt + 1]), /<host_context>/);
+  assert.match(JSON.stringify(resumed[toolAt + 1]), /<host_context_unchanged>/);
   await h.close();
 });
 

@@ -13,6 +13,10 @@ import type { PolicyHook } from "./tools/policy.ts";
 import type { PolicyOptions } from "./policy/options.ts";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { createLogger, log, type Logger } from "./log.ts";
+import { DEFAULT_MODEL_OPTIONS, type ModelOptions } from "./model/budget.ts";
+import { DEFAULT_HISTORY_OPTIONS, type HistoryOptions } from "./history/options.ts";
+
+export type { HistoryOptions, ModelOptions };
 
 /** Per-turn budgets; a request's `config` may only lower them. */
 export interface Limits {
@@ -88,6 +92,14 @@ export interface RuntimeOptions {
   modelName?: string;
   /** `MODEL__ALLOWED`: model specs a request's `config.model` may pick (comma-separated in the environment). */
   allowedModels: string[];
+  /**
+   * `MODEL__CONTEXT_TOKENS`, `MODEL__MAX_OUTPUT_TOKENS`, `MODEL__FIRST_BYTE_TIMEOUT_MS`,
+   * `MODEL__IDLE_TIMEOUT_MS`, `MODEL__OPENAI_STORE`: limits for models the provider table does
+   * not know, timeouts of model requests, and OpenAI's stored responses (docs/long-conversations.md).
+   */
+  modelOptions: ModelOptions;
+  /** `HISTORY__*`: how long conversations are compacted (docs/long-conversations.md). */
+  history: HistoryOptions;
   /** `STORE__URL`: `memory:`, a file path or `denokv:<path>`, `redis://…`, `postgres://…`. */
   storeUrl: string;
   /** A ready store instead of `storeUrl`. */
@@ -156,6 +168,8 @@ export function resolveOptions(partial: Partial<RuntimeOptions> = {}): RuntimeOp
     model: partial.model ?? "",
     modelName: partial.modelName,
     allowedModels: partial.allowedModels ?? [],
+    modelOptions: { ...DEFAULT_MODEL_OPTIONS, ...partial.modelOptions },
+    history: { ...DEFAULT_HISTORY_OPTIONS, ...partial.history },
     storeUrl: partial.storeUrl ?? ".tether/store.db",
     store: partial.store,
     hostTools: partial.hostTools ?? [],

@@ -166,11 +166,14 @@ export class Engine {
     }
     let model = this.#models.get(spec);
     if (!model) {
-      const selected = modelFromSpec(spec, this.options.env);
+      const selected = modelFromSpec(spec, this.options.env, {
+        openaiStore: this.options.modelOptions.openaiStore,
+      });
       model = {
         model: selected.model,
         name: selected.name,
         providerOptions: selected.providerOptions as EngineModel["providerOptions"],
+        profile: selected.profile,
       };
       this.#models.set(spec, model);
     }

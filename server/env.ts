@@ -7,7 +7,14 @@ import { parseHostContext } from "../protocol/mod.ts";
 import type { HostAction } from "../protocol/mod.ts";
 import { schemaIssues } from "./tools/bounded_schemas.ts";
 import { policyOptionsFromEnv } from "./policy/env.ts";
-import type { AccessOptions, Limits, RemoteToolsOptions, RuntimeOptions } from "./config.ts";
+import type {
+  AccessOptions,
+  HistoryOptions,
+  Limits,
+  ModelOptions,
+  RemoteToolsOptions,
+  RuntimeOptions,
+} from "./config.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -34,6 +41,60 @@ function int(env: Env, name: string): number | undefined {
     throw new ConfigError(`${name} must be a non-negative integer, got "${raw}".`);
   }
   return n;
+}
+
+function ratio(env: Env, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n >= 1) {
+    throw new ConfigError(`${name} must be a number between 0 and 1 (such as 0.5), got "${raw}".`);
+  }
+  return n;
+}
+
+function bool(env: Env, name: string): boolean | undefined {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return undefined;
+  if (raw === "true" || raw === "1") return true;
+  if (raw === "false" || raw === "0") return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}".`);
+}
+
+/** `MODEL__*` and `HISTORY__*` beyond `MODEL__DEFAULT` and `MODEL__ALLOWED`. */
+function modelSettings(env: Env): Pick<Partial<RuntimeOptions>, "modelOptions" | "history"> {
+  const out: Pick<Partial<RuntimeOptions>, "modelOptions" | "history"> = {};
+  const model: Partial<ModelOptions> = {};
+  const positive = (name: string) => {
+    const n = int(env, name);
+    if (n === 0) throw new ConfigError(`${name} must be a positive integer, got "0".`);
+    return n;
+  };
+  const context = positive("MODEL__CONTEXT_TOKENS");
+  if (context !== undefined) model.contextTokens = context;
+  const output = positive("MODEL__MAX_OUTPUT_TOKENS");
+  if (output !== undefined) model.maxOutputTokens = output;
+  const firstByte = int(env, "MODEL__FIRST_BYTE_TIMEOUT_MS");
+  if (firstByte !== undefined) model.firstByteTimeoutMs = firstByte;
+  const idle = int(env, "MODEL__IDLE_TIMEOUT_MS");
+  if (idle !== undefined) model.idleTimeoutMs = idle;
+  const store = bool(env, "MODEL__OPENAI_STORE");
+  if (store !== undefined) model.openaiStore = store;
+  if (Object.keys(model).length) out.modelOptions = model as ModelOptions;
+  const history: Partial<HistoryOptions> = {};
+  const budget = positive("HISTORY__BUDGET_TOKENS");
+  if (budget !== undefined) history.budgetTokens = budget;
+  const target = ratio(env, "HISTORY__TARGET_RATIO");
+  if (target !== undefined) history.targetRatio = target;
+  const keep = positive("HISTORY__KEEP_TURNS");
+  if (keep !== undefined) history.keepTurns = keep;
+  const results = int(env, "HISTORY__PROTECTED_TOOL_RESULTS");
+  if (results !== undefined) history.protectedToolResults = results;
+  const summaryTokens = positive("HISTORY__SUMMARY_TOKENS");
+  if (summaryTokens !== undefined) history.summaryTokens = summaryTokens;
+  if (env.HISTORY__SUMMARY_MODEL?.trim()) history.summaryModel = env.HISTORY__SUMMARY_MODEL.trim();
+  if (Object.keys(history).length) out.history = history as HistoryOptions;
+  return out;
 }
 
 /** Validates host tools with the host_context action rules. */
@@ -64,7 +125,7 @@ export function optionsFromEnv(
   env: Env,
   readFile?: (path: string) => string,
 ): Partial<RuntimeOptions> {
-  const out: Partial<RuntimeOptions> = { env };
+  const out: Partial<RuntimeOptions> = { env, ...modelSettings(env) };
   if (env.MODEL__DEFAULT) out.model = env.MODEL__DEFAULT;
   if (env.STORE__URL) out.storeUrl = env.STORE__URL;
   if (env.MODEL__ALLOWED) {

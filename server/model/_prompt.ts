@@ -35,6 +35,8 @@ export interface PromptView {
   inputTokens: number;
 }
 
+const RUNTIME_BLOCKS =
+  /<(host_context_unchanged|host_context_omitted|conversation_summary)>[\s\S]*?<\/\1>/g;
 const OPEN = "<host_context>";
 const CLOSE = "</host_context>";
 
@@ -54,7 +56,9 @@ function splitContext(text: string): { context: string | undefined; rest: string
     from = close < 0 ? text.length : close + CLOSE.length;
   }
   rest += text.slice(from);
-  return { context, rest: rest.trim() };
+  // The runtime's other blocks (a page unchanged or left out, a summary) are
+  // not the person's words either.
+  return { context, rest: rest.replace(RUNTIME_BLOCKS, "").trim() };
 }
 
 function userText(message: LanguageModelV3Message): string {

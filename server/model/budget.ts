@@ -84,7 +84,8 @@ export function budgetOf(
   const ceiling = profile.known ? maxOutputTokens : Infinity;
   const outputTokens = Math.max(1, Math.floor(Math.min(wanted, ceiling, contextTokens / 4)));
   const fits = Math.floor((contextTokens - outputTokens) * MARGIN);
-  const requestTokens = Math.max(1, Math.min(fits, historyTokens || DEFAULT_CAP));
+  const cap = historyTokens || profile.limits.defaultRequestTokens || DEFAULT_CAP;
+  const requestTokens = Math.max(1, Math.min(fits, cap));
   return {
     contextTokens,
     outputTokens,

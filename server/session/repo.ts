@@ -96,6 +96,7 @@ export class SessionRepo {
       this.store.list(["message_id", id]),
     ]);
     await Promise.all([...messages, ...ids].map((e) => this.store.delete(e.key)));
+    await this.store.delete(["history", id]);
     await this.store.delete(sessionKey(id));
   }
 }

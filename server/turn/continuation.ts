@@ -21,10 +21,12 @@ import type { ScreenshotCache } from "../tools/screenshots.ts";
 import { announceAnswer, type Emit, sessionEmitter } from "./events.ts";
 import { kindOf } from "./kinds/mod.ts";
 import { type ChatResult, chatResult, effectiveLimits, finalEvent } from "./outcome.ts";
-import { attachmentParts, renderHostContext } from "./prompt.ts";
+import { attachmentParts } from "./prompt.ts";
+import { type HistoryState, loadHistory } from "../history/state.ts";
+import { assertMessageFits, pageBlock, profileOf } from "./_context_block.ts";
 import { stepAnswers } from "./results.ts";
 import { proceed } from "./held.ts";
-import { type EngineModel, replay, runAndRecord, type TurnDeps } from "./runner.ts";
+import { type EngineModel, runAndRecord, type TurnDeps } from "./runner.ts";
 
 /**
  * Applies a continuation to a loaded (and repaired) session.
@@ -57,6 +59,7 @@ export async function continueTurn(
   if (body.id && (await repo.usedMessageId(sid, body.id))) {
     throw sessionError(`Message id ${body.id} was already used in session ${sid}; send a new id.`);
   }
+  const stored = loadHistory(repo.store, sid);
   const entry = loaded.messages.find((m) => m.message.id === pending.assistant_message_id)!;
   const assistant = entry.message as AssistantMessage;
   const call = assistant.calls.find((c) => c.call_id === callId)!;
@@ -85,6 +88,15 @@ export async function continueTurn(
       assistant.decision = "completed";
     }
   }
+  const attached = mergeAttachments(body.attachments ?? [], body.host_context?.attachments ?? []);
+  // Refused before anything is recorded, so the call stays pending and the host can answer again.
+  assertMessageFits(
+    { role: "user", content: attachmentParts(attached) },
+    attached,
+    model,
+    deps.options,
+  );
+  const history = await stored;
   const nextRecord = { ...record, host_context: context, pending_action: nextPending };
   const marks = body.id ? [{ key: messageIdKey(sid, body.id), value: true }] : [];
   const written = await repo.commit(nextRecord, loaded.version, [
@@ -100,8 +112,12 @@ export async function continueTurn(
   }
   screenshots.remember(sid, body.host_context?.attachments ?? []);
   const emit = sessionEmitter(hub, sid);
+  const past = loaded.messages.filter((m) => m.seq < entry.seq);
   const resumeModel = () => {
-    addContext(assistant, body, context, screenshots, sid);
+    addContext(assistant, body, context, { screenshots, sid, past, seq: entry.seq, history }, {
+      profile: profileOf(model, deps.options),
+      silent,
+    });
     assistant.status = "running";
   };
   const run = {
@@ -109,7 +125,8 @@ export async function continueTurn(
     record: nextRecord,
     seq: entry.seq,
     assistant,
-    history: loaded.messages.filter((m) => m.seq < entry.seq).flatMap((m) => replay(m.message)),
+    past,
+    history,
     context,
     model,
     limits: effectiveLimits(deps.options.limits, body.config),
@@ -141,20 +158,38 @@ export async function continueTurn(
   return await runAndRecord(deps, { ...run, started: true });
 }
 
-/** The current context right after the tool result, then the continuation's own attachments. */
+/**
+ * The current context right after the tool result (or the unchanged note, when it is the page
+ * the model saw last), then the continuation's own attachments.
+ */
 function addContext(
   assistant: AssistantMessage,
   body: MessageBody,
   context: HostContext | null,
-  screenshots: ScreenshotCache,
-  sid: string,
+  session: {
+    screenshots: ScreenshotCache;
+    sid: string;
+    past: LoadedSession["messages"];
+    seq: number;
+    history: HistoryState | null;
+  },
+  rules: Pick<Parameters<typeof pageBlock>[0], "profile" | "silent">,
 ): void {
   const attachments = mergeAttachments(
     body.attachments ?? [],
     body.host_context?.attachments ?? [],
   );
   if (!context && !attachments.some((a) => a.purpose !== "screenshot")) return;
-  const block = context ? renderHostContext(context, !!screenshots.get(sid)) : "";
+  const block = context
+    ? pageBlock({
+      context,
+      screenshot: !!session.screenshots.get(session.sid),
+      ...rules,
+      state: session.history,
+      past: session.past,
+      current: { seq: session.seq, steps: assistant.steps },
+    })
+    : "";
   const head = [block, body.content].filter(Boolean).join("\n\n");
   assistant.steps.push({
     role: "user",

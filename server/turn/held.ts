@@ -20,7 +20,7 @@ import { kindOf } from "./kinds/mod.ts";
 import { type ChatResult, chatResult } from "./outcome.ts";
 import { stepAnswers } from "./results.ts";
 import type { RunContext, RunOutcome } from "./run.ts";
-import { type EngineModel, replay, runAndRecord, type TurnDeps } from "./runner.ts";
+import { type EngineModel, runAndRecord, type TurnDeps } from "./runner.ts";
 
 /** How an approval ended: allow, or deny with the reason (expiry and timeouts are denials). */
 export type { Verdict };
@@ -77,7 +77,7 @@ export async function resumeHeldTurn(
     version,
     seq: entry.seq,
     assistant,
-    history: loaded.messages.filter((m) => m.seq < entry.seq).flatMap((m) => replay(m.message)),
+    past: loaded.messages.filter((m) => m.seq < entry.seq),
     context: record.host_context,
     model,
     limits: deps.options.limits,

@@ -15,9 +15,11 @@ import { supersedePending } from "../session/repair.ts";
 import { type LoadedSession, messageIdKey } from "../session/repo.ts";
 import { effectiveLimits } from "./outcome.ts";
 import type { ChatResult } from "./outcome.ts";
-import { renderHostContext, userMessage } from "./prompt.ts";
+import { userMessage } from "./prompt.ts";
 import { executionScope, renderRemoteContext, sessionScope } from "../remote-tools/turn_parts.ts";
-import { type EngineModel, replay, runAndRecord, type TurnDeps } from "./runner.ts";
+import { type EngineModel, runAndRecord, type TurnDeps } from "./runner.ts";
+import { loadHistory } from "../history/state.ts";
+import { assertMessageFits, pageBlock, profileOf, rosterFor } from "./_context_block.ts";
 
 function nextSeq(loaded: LoadedSession | null): number {
   if (!loaded) return 0;
@@ -54,6 +56,7 @@ export async function startTurn(
   if (body.id && loaded && (await repo.usedMessageId(sid, body.id))) {
     throw sessionError(`Message id ${body.id} was already used in session ${sid}; send a new id.`);
   }
+  const stored = loaded ? loadHistory(repo.store, sid) : Promise.resolve(null);
   if (loaded?.record.pending_action) loaded = await supersedePending(repo, loaded);
   const previous = loaded?.record ?? newSessionRecord(principal, sid);
   const context = body.host_context ?? previous.host_context;
@@ -65,10 +68,21 @@ export async function startTurn(
   const turn = previous.turn_number + 1;
   const userSeq = nextSeq(loaded);
   const found = await discovery;
-  const block = [
-    context ? renderHostContext(context, !!screenshots.get(sid)) : null,
-    renderRemoteContext(found),
-  ].filter(Boolean).join("\n\n") || null;
+  const profile = profileOf(model, deps.options);
+  const silent = body.output_mode === "host_tools";
+  const past = loaded?.messages ?? [];
+  const roster = rosterFor(await stored, context, profile, silent, sid);
+  const page = context
+    ? pageBlock({
+      context,
+      screenshot: !!screenshots.get(sid),
+      profile,
+      silent,
+      state: roster.state,
+      past,
+    })
+    : null;
+  const block = [page, renderRemoteContext(found)].filter(Boolean).join("\n\n") || null;
   const user: UserMessage = {
     role: "user",
     id: body.id ?? newId("msg"),
@@ -82,6 +96,8 @@ export async function startTurn(
     ) => meta),
     model: userMessage(body.content, block, attachments),
   };
+  // Refused before anything is stored, so a message no model request could carry never is.
+  assertMessageFits(user.model, attachments, model, deps.options);
   const record = {
     ...previous,
     turn_number: turn,
@@ -95,6 +111,7 @@ export async function startTurn(
     // Past every message of the loaded session, which the check on its version holds still.
     repo.putMessage(sid, userSeq, user, true),
     ...marks,
+    ...(roster.write ? [roster.write] : []),
   ]);
   if (!written) {
     throw sessionError(
@@ -106,7 +123,8 @@ export async function startTurn(
     record,
     seq: userSeq + 1,
     assistant: newAssistantMessage(turn, body.output_mode ?? "text", model.name),
-    history: [...(loaded?.messages ?? []).flatMap((m) => replay(m.message)), user.model],
+    past: [...past, { seq: userSeq, message: user }],
+    history: roster.state,
     context,
     model,
     limits: effectiveLimits(deps.options.limits, body.config),

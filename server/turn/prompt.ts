@@ -7,7 +7,7 @@
  * @module
  */
 import type { ModelMessage, UserContent } from "ai";
-import type { Attachment, HostContext } from "../../protocol/mod.ts";
+import type { Attachment, HostAction, HostContext } from "../../protocol/mod.ts";
 
 /** The stable system prompt; it never changes within a deployment, so provider caches keep hitting. */
 export const SYSTEM_PROMPT = [
@@ -38,7 +38,9 @@ function json(value: unknown): string {
 }
 
 /**
- * Renders a host context as the `<host_context>` block.
+ * Renders a host context as the `<host_context>` block. `more` are the page's actions that have
+ * no tool of their own in this session (see `_roster.ts`): listed with their schemas, to be
+ * called through `page_action`.
  *
  * @example
  * ```ts
@@ -46,7 +48,11 @@ function json(value: unknown): string {
  * // "<host_context>\nview: tasks\n</host_context>"
  * ```
  */
-export function renderHostContext(context: HostContext, screenshot = false): string {
+export function renderHostContext(
+  context: HostContext,
+  screenshot = false,
+  more: readonly HostAction[] = [],
+): string {
   const lines: string[] = [];
   const { host, view, navigation, actions, background, captured_at, extensions } = context;
   if (host) {
@@ -70,6 +76,7 @@ export function renderHostContext(context: HostContext, screenshot = false): str
     lines.push(`navigation: ${fence(targets.join("; "))}`);
   }
   if (actions?.length) lines.push(`actions: ${fence(actions.map((a) => a.name).join(", "))}`);
+  if (more.length) lines.push(`more actions (call them with page_action): ${json(more)}`);
   if (background && Object.keys(background).length) {
     const parts = Object.entries(background).map(([name, b]) =>
       `${name}: ${b.state ?? ""}${b.summary ? ` ${JSON.stringify(b.summary)}` : ""}`.trim()

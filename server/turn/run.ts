@@ -5,12 +5,6 @@
  *
  * @module
  */
-import {
-  type LanguageModelUsage,
-  type ModelMessage,
-  streamText,
-  type SystemModelMessage,
-} from "ai";
 import type { TurnTrace } from "../trace/tracer.ts";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Limits } from "../config.ts";
@@ -23,40 +17,32 @@ import type { ExecutionScope } from "../remote-tools/client.ts";
 import type { RemoteTools } from "../remote-tools/remote_tools.ts";
 import type { ScreenshotCache } from "../tools/screenshots.ts";
 import type { ToolOutput } from "../tools/backend_tool.ts";
-import { SYSTEM_PROMPT } from "./prompt.ts";
 import { toolMessage } from "./results.ts";
 import { silentDecision } from "./silent.ts";
 import { admit } from "./admission.ts";
 import { kindOf } from "./kinds/mod.ts";
 import { type Emit, toolCallEvent, toolErrorEvent } from "./events.ts";
-import { cacheBreakpoint, type ModelCall, sdkTools, stripProse, withLive } from "./_messages.ts";
+import { type ModelCall, stripProse } from "./_messages.ts";
 import { TurnError } from "./errors.ts";
 import { callRecord, recordCutStep } from "./call_record.ts";
 import { settlePromptCheck } from "./_prompt_check.ts";
-import { resultParts } from "./_result_parts.ts";
+import { addUsage, type ModelRequests, type Usage } from "./model_request.ts";
 
 settlePromptCheck();
 
 /** Token usage of a run. */
-export type Usage = {
-  input_tokens: number;
-  output_tokens: number;
-  total_tokens: number;
-  model_requests: number;
-};
+export type { Usage };
 
 /** What a run needs from the engine. */
 export interface RunContext {
   sessionId: string;
   principal: Principal;
   model: LanguageModelV3;
-  providerOptions?: Record<string, Record<string, unknown>>;
-  instructions?: string;
+  /** Builds and sends each model request: history, budget, compaction, provider rules. */
+  requests: ModelRequests;
   policy: PolicyHook;
   limits: Limits;
   outputMode: "text" | "host_tools";
-  /** Every message before this assistant message, replayed verbatim. */
-  history: ModelMessage[];
   assistant: AssistantMessage;
   tools: Map<string, TurnTool>;
   /** The workspace's tool servers and who this run acts for; null when none are registered. */
@@ -101,7 +87,6 @@ const toolCallLimit = (limits: Limits) =>
 export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
   const { assistant, limits } = ctx;
   const silent = ctx.outputMode === "host_tools";
-  const tools = sdkTools(ctx.tools);
   const live = new Map<string, ToolOutput>();
   let toolCalls = 0;
   const early = await ctx.resume?.(ctx, live);
@@ -121,15 +106,6 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
       assistant.steps.push({ role: "user", content: [{ type: "text", text }] });
     }
     const segment = ctx.usage.model_requests++;
-    const system: SystemModelMessage = {
-      role: "system",
-      content: ctx.instructions ? `${SYSTEM_PROMPT}\n\n${ctx.instructions}` : SYSTEM_PROMPT,
-      ...(ctx.providerOptions ? { providerOptions: ctx.providerOptions as never } : {}),
-    };
-    // The step's messages and usage come through onFinish: each read of `result.response` or
-    // `result.usage` would tee the stream and drain it once more.
-    let finished: { response: { messages: ModelMessage[] }; usage: LanguageModelUsage } | null =
-      null;
     const modelSpan = ctx.trace?.model(ctx.model.modelId);
     // Ends this model request alone (the turn's signal ends them all): past the tool-call
     // limit nothing the model still streams can be used, so it is not read any further.
@@ -138,30 +114,17 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
     const forward = () => request.abort(ctx.signal.reason);
     if (ctx.signal.aborted) forward();
     else ctx.signal.addEventListener("abort", forward, { once: true });
-    const result = streamText({
-      model: ctx.model,
-      // Our own stable prompt, the only system message (it carries the cache breakpoint). Given
-      // here, the SDK hands it to the provider without checking it against its message schema.
-      system,
-      messages: [
-        ...cacheBreakpoint(ctx.history, ctx.providerOptions),
-        ...withLive(assistant.steps, live),
-      ],
-      tools,
-      abortSignal: request.signal,
-      maxRetries: 0,
-      // Stored messages are never system messages; should one appear, the request fails.
-      allowSystemInMessages: false,
-      onFinish: (event) => void (finished = event),
-      // The SDK's default prints the error (and a provider's response body, keys included) to
-      // the console; the turn handles it through the stream and logs only through the logger.
-      onError: () => {},
+    const sent = ctx.requests.open({
+      steps: assistant.steps,
+      live,
+      tools: ctx.tools,
+      signal: request.signal,
     });
     const calls: ModelCall[] = [];
     let text = "";
     let cut = false;
     try {
-      for await (const part of await resultParts(result)) {
+      for await (const part of sent.parts) {
         if (part.type === "text-delta") {
           text += part.text;
           if (!silent && part.text) {
@@ -180,7 +143,7 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
             });
           }
         } else if (part.type === "tool-call") {
-          calls.push(part as ModelCall);
+          calls.push(ctx.requests.unwrap(part as ModelCall));
           if (toolCalls + calls.length > limits.maxToolCalls) {
             cut = true;
             request.abort();
@@ -200,12 +163,8 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
       recordCutStep(assistant, text, calls, ctx, silent);
       throw toolCallLimit(limits);
     }
-    // onFinish runs before the stream closes; the promises are the fallback should it not have.
-    const { response, usage } = finished ??
-      { response: await result.response, usage: await result.usage };
-    ctx.usage.input_tokens += usage.inputTokens ?? 0;
-    ctx.usage.output_tokens += usage.outputTokens ?? 0;
-    ctx.usage.total_tokens += usage.totalTokens ?? 0;
+    const { response, usage } = await sent.finished();
+    addUsage(ctx.usage, usage);
     modelSpan?.set({
       "gen_ai.usage.input_tokens": usage.inputTokens ?? 0,
       "gen_ai.usage.output_tokens": usage.outputTokens ?? 0,

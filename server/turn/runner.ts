@@ -13,7 +13,11 @@ import type { EventHub } from "../events/hub.ts";
 import { sessionError } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
 import type { AssistantMessage, SessionRecord, StoredMessage } from "../session/records.ts";
-import type { SessionRepo } from "../session/repo.ts";
+import type { LoadedSession, SessionRepo } from "../session/repo.ts";
+import { type HistoryState, loadHistory } from "../history/state.ts";
+import type { ModelProfile } from "../model/mod.ts";
+import { profileOf } from "./_context_block.ts";
+import { ModelRequests } from "./model_request.ts";
 import { settleOpenCalls } from "../session/settle.ts";
 import { lookAtScreen } from "../tools/look_at_screen.ts";
 import { allowAll, type PolicyHook } from "../tools/policy.ts";
@@ -33,6 +37,8 @@ export interface EngineModel {
   model: LanguageModelV3;
   name: string;
   providerOptions?: Record<string, Record<string, unknown>>;
+  /** Its provider's rules (window, output limit, caching); found from `model.provider` when absent. */
+  profile?: ModelProfile;
 }
 
 /** A turn running in this process. */
@@ -51,7 +57,10 @@ export interface RunInput {
   /** The assistant message's sequence number. */
   seq: number;
   assistant: AssistantMessage;
-  history: ModelMessage[];
+  /** The stored messages before the assistant message, replayed as the session's history state says. */
+  past: LoadedSession["messages"];
+  /** The session's history state, when the caller read it already (else it is read here). */
+  history?: HistoryState | null;
   context: HostContext | null;
   model: EngineModel;
   limits: Limits;
@@ -109,8 +118,9 @@ export function replay(message: StoredMessage): ModelMessage[] {
  * ```
  */
 export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<ChatResult> {
-  const { principal, record, seq, assistant, history, context, model, limits } = input;
+  const { principal, record, seq, assistant, context, limits } = input;
   const { repo, hub, options } = deps;
+  const model = { ...input.model, profile: profileOf(input.model, options) };
   const sid = record.session_id;
   const emit = sessionEmitter(hub, sid);
   const controller = new AbortController();
@@ -137,17 +147,29 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
       const discovery = silent || !scope
         ? null
         : await (input.discovery ?? deps.remote.discover(scope, false));
+      const history = input.history !== undefined
+        ? input.history
+        : await loadHistory(repo.store, sid);
       outcome = await runTurn({
         sessionId: sid,
         principal,
         model: model.model,
-        providerOptions: model.providerOptions,
-        instructions: options.instructions,
+        requests: new ModelRequests({
+          sessionId: sid,
+          store: repo.store,
+          model,
+          options,
+          past: input.past,
+          seq,
+          state: history,
+          context,
+          silent,
+          usage,
+        }),
         policy: options.policy ?? deps.policy ?? allowAll,
         trace,
         limits,
         outputMode: assistant.output_mode,
-        history,
         assistant,
         tools: turnTools({
           backendTools: [lookAtScreen, ...options.backendTools],

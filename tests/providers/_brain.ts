@@ -73,8 +73,14 @@ export function spokenText(message: BrainMessage | undefined): string {
 export const defaultBrain: Brain = (request) => {
   const last = request.messages.at(-1);
   if (!last) return { text: "Hello." };
-  if (last.results.length && !spokenText(last)) {
-    const first = last.results[0];
+  // Tool results, possibly followed by a message holding only the runtime's page block.
+  const answered = last.results.length
+    ? last
+    : last.role === "user" && !spokenText(last)
+    ? request.messages.at(-2)
+    : undefined;
+  if (answered?.results.length && !spokenText(last)) {
+    const first = answered.results[0];
     return { text: `Done: ${first.output.slice(0, 120)}` };
   }
   const calls: BrainCall[] = [];

@@ -6,10 +6,13 @@
 import { offlineModel } from "../offline.ts";
 import type { ModelProfile, ModelProvider } from "./provider.ts";
 
-/** The offline planner's rules: it reads any size, caches nothing, and sees no images. */
+/**
+ * The offline planner's rules: it has no window (it reads the start of a message), caches
+ * nothing and sees no images. Its budget only keeps a session's requests bounded.
+ */
 export const OFFLINE_PROFILE: ModelProfile = {
   provider: "offline",
-  limits: { contextTokens: 1_000_000, maxOutputTokens: 8_192 },
+  limits: { contextTokens: 4_000_000, maxOutputTokens: 8_192, defaultRequestTokens: 3_800_000 },
   known: true,
   imagesInToolResults: false,
   maxToolDescriptionChars: 16_384,

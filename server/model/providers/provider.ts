@@ -33,6 +33,8 @@ export interface ModelLimits {
   maxOutputTokens: number;
   /** What the runtime asks for when `MODEL__MAX_OUTPUT_TOKENS` is unset (default: the smaller of 8,192 and `maxOutputTokens`). */
   defaultOutputTokens?: number;
+  /** The most one request holds by default, whatever the window (default 200,000; `HISTORY__BUDGET_TOKENS` sets another). */
+  defaultRequestTokens?: number;
 }
 
 /**

@@ -1,0 +1,176 @@
+/**
+ * The history the model reads, built from the stored messages and the
+ * session's history state: the summary first (once there is one), then the
+ * kept messages, those before `frozen` shortened as the last compaction
+ * decided, the rest replayed exactly as stored. Nothing here depends on
+ * anything but stored data, so every process builds the same bytes, and
+ * between two compactions each request's messages are a prefix of the next
+ * one's.
+ *
+ * @module
+ */
+import type { ModelMessage, ToolResultPart } from "ai";
+import type { StoredMessage } from "../session/records.ts";
+import { fence } from "../turn/prompt.ts";
+import { blocksOf, mapBlocks, OMITTED_NOTE, userTexts } from "./blocks.ts";
+import { textTokens } from "./estimate.ts";
+import { compare, type HistoryState, type Position } from "./state.ts";
+
+/** One model message of the history, with its place. */
+export interface Item {
+  pos: Position;
+  message: ModelMessage;
+  /** True for a stored user message: a turn starts here. */
+  turnStart: boolean;
+}
+
+/**
+ * The history's items: each stored user message, each step of each assistant message, then
+ * the running assistant message's steps (at `current.seq`).
+ *
+ * @example
+ * ```ts
+ * const items = itemsOf(loaded.messages.filter((m) => m.seq < seq), { seq, steps: assistant.steps });
+ * ```
+ */
+export function itemsOf(
+  past: readonly { seq: number; message: StoredMessage }[],
+  current?: { seq: number; steps: readonly ModelMessage[] },
+): Item[] {
+  const items: Item[] = [];
+  for (const { seq, message } of past) {
+    if (message.role === "user") {
+      items.push({ pos: { seq, step: 0 }, message: message.model, turnStart: true });
+    } else {message.steps.forEach((m, step) =>
+        items.push({ pos: { seq, step }, message: m, turnStart: false })
+      );}
+  }
+  current?.steps.forEach((m, step) =>
+    items.push({ pos: { seq: current.seq, step }, message: m, turnStart: false })
+  );
+  return items;
+}
+
+/** A shortened tool result is longer than this. */
+export const ELIDE_TOKENS = 200;
+
+function elidedResult(part: ToolResultPart): ToolResultPart {
+  const chars = JSON.stringify(part.output).length;
+  return {
+    ...part,
+    output: {
+      type: "text",
+      value:
+        `[An earlier result of about ${chars} characters, left out to keep the conversation within the model's budget.]`,
+    },
+  };
+}
+
+function resultTokens(part: ToolResultPart): number {
+  return textTokens(JSON.stringify(part.output) ?? "");
+}
+
+// The shortened form of each stored message object, per state: built once per turn.
+const shortened = new WeakMap<ModelMessage, { state: HistoryState; message: ModelMessage }>();
+
+/**
+ * An item as the state says the model reads it (null when it is in the summary).
+ *
+ * @example
+ * ```ts
+ * const message = shorten(item, state);
+ * ```
+ */
+export function shorten(item: Item, state: HistoryState): ModelMessage | null {
+  if (compare(item.pos, state.from) < 0) return null;
+  if (compare(item.pos, state.frozen) >= 0) return item.message;
+  const seen = shortened.get(item.message);
+  if (seen?.state === state) return seen.message;
+  let message = item.message;
+  if (message.role === "user") {
+    const here = state.current !== null && compare(item.pos, state.current) === 0;
+    message = mapBlocks(message, (block) => {
+      if (block.kind === "omitted") return block.text;
+      return here && state.context ? state.context : OMITTED_NOTE;
+    });
+  } else if (message.role === "tool" && state.results_from) {
+    if (compare(item.pos, state.results_from) < 0) {
+      message = {
+        ...message,
+        content: message.content.map((part) =>
+          part.type === "tool-result" && resultTokens(part) > ELIDE_TOKENS
+            ? elidedResult(part)
+            : part
+        ),
+      };
+    }
+  }
+  shortened.set(item.message, { state, message });
+  return message;
+}
+
+/**
+ * The message that opens a compacted history: the summary, and the page when the message
+ * that showed it was summarised.
+ *
+ * @example
+ * ```ts
+ * summaryMessage(state); // { role: "user", content: "<conversation_summary>…" }
+ * ```
+ */
+export function summaryMessage(state: HistoryState): ModelMessage | null {
+  const parts: string[] = [];
+  if (state.summary) {
+    parts.push(
+      `<conversation_summary>\nEarlier turns of this conversation, summarised:\n${
+        fence(state.summary)
+      }\n</conversation_summary>`,
+    );
+  }
+  if (state.compactions && state.current === null && state.context) parts.push(state.context);
+  return parts.length ? { role: "user", content: parts.join("\n\n") } : null;
+}
+
+// One summary message object per state, so its estimate and its bytes are made once.
+const summaries = new WeakMap<HistoryState, ModelMessage | null>();
+
+/**
+ * The messages the model reads for these items under this state.
+ *
+ * @example
+ * ```ts
+ * const messages = viewOf(itemsOf(past, current), state);
+ * ```
+ */
+export function viewOf(items: readonly Item[], state: HistoryState): ModelMessage[] {
+  let summary = summaries.get(state);
+  if (summary === undefined) summaries.set(state, summary = summaryMessage(state));
+  const out: ModelMessage[] = summary ? [summary] : [];
+  for (const item of items) {
+    const message = shorten(item, state);
+    if (message) out.push(message);
+  }
+  return out;
+}
+
+/**
+ * The page block the model saw last in these messages (an unchanged note resolved to the
+ * block it refers to), or null when none was shown.
+ *
+ * @example
+ * ```ts
+ * if (lastContext(view) === block) content = UNCHANGED_NOTE;
+ * ```
+ */
+export function lastContext(messages: readonly ModelMessage[]): string | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const texts = userTexts(messages[i]);
+    for (let t = texts.length - 1; t >= 0; t--) {
+      const blocks = blocksOf(texts[t][1]);
+      for (let b = blocks.length - 1; b >= 0; b--) {
+        if (blocks[b].kind === "full") return blocks[b].text;
+      }
+    }
+  }
+  return null;
+}
