@@ -55,6 +55,8 @@ export async function createEngine(options: RuntimeOptions): Promise<Engine> {
       profile: profileOfModel(options.model, { openaiStore }),
     };
   const engine = new Engine(store, options, model as never);
+  const tooLong = engine.configuredToolIssues(engine.model);
+  if (tooLong.length) throw new ConfigError(tooLong[0].message);
   try {
     const provider = typeof options.model === "string" ? model.name : options.model.provider;
     engine.usePolicy(

@@ -27,6 +27,8 @@ import { continueTurn } from "./turn/continuation.ts";
 import { resumeHeldTurn, type Verdict } from "./turn/held.ts";
 import { modelFromSpec } from "./model/mod.ts";
 import { assertBoundedSchemas } from "./tools/bounded_schemas.ts";
+import { assertDescriptions, descriptionIssues } from "./tools/description_bounds.ts";
+import { profileOf } from "./turn/_context_block.ts";
 import type { PolicyRuntime } from "./policy/setup.ts";
 import type { Tracer } from "./trace/tracer.ts";
 import { Integrations } from "./remote-tools/integrations.ts";
@@ -149,6 +151,8 @@ export class Engine {
     }
     assertBoundedSchemas(body.host_context?.actions, "host_context.actions");
     const model = this.#modelFor(body.config?.model);
+    const max = profileOf(model, this.options).maxToolDescriptionChars;
+    assertDescriptions(body.host_context?.actions, max, "host_context.actions", model.name);
     return this.withSession(
       body.session_id,
       () => this.#message(principal, body, model, options.admitted),
@@ -175,9 +179,25 @@ export class Engine {
         providerOptions: selected.providerOptions as EngineModel["providerOptions"],
         profile: selected.profile,
       };
+      const issues = this.configuredToolIssues(model);
+      if (issues.length) {
+        throw validationError(
+          `config.model "${spec}" cannot offer this runtime's tools: ${issues[0].message}`,
+          [{ path: "config.model", message: issues[0].message }],
+        );
+      }
       this.#models.set(spec, model);
     }
     return model;
+  }
+
+  /** Configured host tools and backend tools whose descriptions are too long for `model`. */
+  configuredToolIssues(model: EngineModel): ReturnType<typeof descriptionIssues> {
+    const max = profileOf(model, this.options).maxToolDescriptionChars;
+    return [
+      ...descriptionIssues(this.options.hostTools, max, "TOOLS__HOST_TOOLS", model.name),
+      ...descriptionIssues(this.options.backendTools, max, "backendTools", model.name),
+    ];
   }
 
   /**

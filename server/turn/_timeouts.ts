@@ -40,7 +40,7 @@ export async function* timed<T>(
           "timeout",
           started
             ? `The model provider went silent for ${seconds} s in the middle of its answer; retry (the limit is MODEL__IDLE_TIMEOUT_MS).`
-            : `The model provider sent nothing for ${seconds} s after the request; retry (the limit is MODEL__FIRST_BYTE_TIMEOUT_MS).`,
+            : `The model provider sent no answer for ${seconds} s after the request; retry (the limit is MODEL__FIRST_BYTE_TIMEOUT_MS).`,
         );
       }
       if (next.done) return;

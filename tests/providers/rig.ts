@@ -105,14 +105,16 @@ export function trackerPage(
 ): Record<string, unknown> {
   const chars = options.chars ?? 30_000;
   const issues: Record<string, unknown>[] = [];
-  for (let n = 1; JSON.stringify(issues).length < chars - 200; n++) {
-    issues.push({
+  for (let n = 1, length = 2; length < chars - 200; n++) {
+    const issue = {
       number: n,
       title: `${TITLES[n % TITLES.length]} (${n})`,
       state: n === options.changed ? "closed" : "open",
       labels: n % 3 ? ["bug"] : ["ui", "feature"],
       assignee: ["alice", "bob", "dana"][n % 3],
-    });
+    };
+    issues.push(issue);
+    length += JSON.stringify(issue).length + 1;
   }
   const actions = [{
     name: "close_issue",

@@ -1,0 +1,122 @@
+// deno-lint-ignore-file no-explicit-any -- provider JSON read back in tests
+/**
+ * Long conversations against the local provider servers: a 50-turn session
+ * on a page of about 30,000 characters of `view.data` stays within the
+ * model's window and keeps working, the model always sees the current page,
+ * and a provider that refuses a request for its length gets one compaction
+ * and one retry.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { Brain, BrainRequest } from "./_brain.ts";
+import { ANTHROPIC_MODELS, CHAT_MODELS, OPENAI_MODELS } from "./mod.ts";
+import { PROVIDER_KINDS, providerRig, type Rig, trackerPage } from "./rig.ts";
+
+/** The page block the request ends with, as the brain reads it: the latest full one. */
+function latestPage(request: BrainRequest): string {
+  const texts = request.messages.filter((m) => m.role === "user").map((m) => m.text);
+  for (let i = texts.length - 1; i >= 0; i--) {
+    const start = texts[i].lastIndexOf("<host_context>");
+    if (start >= 0) return texts[i].slice(start, texts[i].indexOf("</host_context>", start));
+  }
+  return "";
+}
+
+/** Closes the issue the person names; after the result, says which issues the page shows closed. */
+const tracker: Brain = (request) => {
+  if (!request.tools.length) return { text: "Summary: issues were closed one by one." };
+  const last = request.messages.at(-1)!;
+  const asked = /close (\d+)/.exec(last.text)?.[1];
+  if (asked && !last.results.length) {
+    return { calls: [{ name: "close_issue", arguments: { number: Number(asked) } }] };
+  }
+  const closed = [...latestPage(request).matchAll(/\{"number":(\d+),[^}]*"state":"closed"/g)].map((
+    m,
+  ) => m[1]);
+  return { text: `closed on the page: ${closed.join(",")}` };
+};
+
+async function closeIssues(rig: Rig, turns: number): Promise<void> {
+  for (let turn = 1; turn <= turns; turn++) {
+    const ask = await rig.h.chat({
+      session_id: "long",
+      content: `close ${turn}`,
+      host_context: trackerPage({ changed: turn - 1 }),
+    });
+    assert.equal(ask.body.error, undefined, `turn ${turn}: ${ask.body.error}`);
+    assert.deepEqual(ask.body.pending_tool_call?.arguments, { number: turn }, `turn ${turn}`);
+    const done = await rig.h.chat({
+      session_id: "long",
+      content: "",
+      tool_call_id: ask.body.pending_tool_call.call_id,
+      tool_result: { closed: turn },
+      host_context: trackerPage({ changed: turn }),
+    });
+    assert.equal(done.body.error, undefined, `turn ${turn}: ${done.body.error}`);
+    // The model read the page as it is now, whatever was compacted before.
+    assert.equal(done.body.content, `closed on the page: ${turn}`, `turn ${turn}`);
+  }
+}
+
+const WINDOWS: Record<string, number> = {
+  openai: OPENAI_MODELS["gpt-4o-mini"].contextTokens,
+  anthropic: ANTHROPIC_MODELS["claude-sonnet-4-5"].contextTokens,
+  chat: CHAT_MODELS["llama3.2"].contextTokens,
+};
+
+for (const kind of PROVIDER_KINDS) {
+  test(`${kind}: 50 turns on a 30,000-character page stay within the window, compact and keep working`, async () => {
+    const rig = await providerRig(kind, { brain: tracker });
+    try {
+      await closeIssues(rig, 50);
+      const turns = rig.server.requests.filter((r) => r.body.tools?.length);
+      assert.ok(turns.every((r) => r.status === 200), "no request refused");
+      const window = WINDOWS[kind];
+      for (const r of rig.server.requests) assert.ok(r.inputTokens! <= window);
+      const compactions = rig.logs.filter((l) => l.includes("history compacted"));
+      assert.ok(compactions.length >= 2, `${compactions.length} compactions`);
+      // Bounded, not growing: the last ten turns' requests are no larger than the first ones' peak.
+      const sizes = turns.map((r) => r.inputTokens!);
+      const peak = (from: number, to: number) => Math.max(...sizes.slice(from, to));
+      assert.ok(peak(sizes.length - 20, sizes.length) <= peak(0, 60) * 1.05);
+      // Most of each request comes from the provider's cache between compactions.
+      const cached = turns.filter((r) =>
+        (r.usage.input_tokens_details?.cached_tokens ?? r.usage.cache_read_input_tokens ??
+          r.usage.prompt_tokens_details?.cached_tokens) > r.inputTokens! / 2
+      );
+      assert.ok(
+        cached.length > turns.length * 0.8,
+        `${cached.length} of ${turns.length} mostly cached`,
+      );
+    } finally {
+      await rig.close();
+    }
+  });
+
+  test(`${kind}: a refusal for length compacts once and retries; the turn and the session go on`, async () => {
+    // The runtime believes the window is twice what the provider enforces.
+    const window = 40_000;
+    const model = kind === "openai"
+      ? "gpt-4o-mini"
+      : kind === "anthropic"
+      ? "claude-sonnet-4-5"
+      : "llama3.2";
+    const rig = await providerRig(kind, {
+      brain: tracker,
+      models: { [model]: { contextTokens: window, maxOutputTokens: 8_192, minCacheTokens: 1_024 } },
+      overflowInStream: kind === "openai",
+    }, { env: { MODEL__CONTEXT_TOKENS: String(window * 2) } });
+    try {
+      await closeIssues(rig, 8);
+      const refused = rig.server.requests.filter((r) => r.status !== 200 || r.error);
+      assert.ok(refused.length >= 1, "the provider refused at least once");
+      assert.ok(rig.logs.some((l) => /history compacted.*"forced":true/.test(l)));
+      for (const r of refused) {
+        const text = JSON.stringify(r.error);
+        assert.match(text, /context_length_exceeded|prompt is too long|exceed context limit/);
+      }
+    } finally {
+      await rig.close();
+    }
+  });
+}
