@@ -1,4 +1,3 @@
-// deno-lint-ignore-file no-explicit-any -- provider JSON read back in tests
 /**
  * Long conversations against the local provider servers: a 50-turn session
  * on a page of about 30,000 characters of `view.data` stays within the
