@@ -80,6 +80,8 @@ function modelSettings(env: Env): Pick<Partial<RuntimeOptions>, "modelOptions" |
   if (idle !== undefined) model.idleTimeoutMs = idle;
   const store = bool(env, "MODEL__OPENAI_STORE");
   if (store !== undefined) model.openaiStore = store;
+  const stable = bool(env, "MODEL__STABLE_TOOLS");
+  if (stable !== undefined) model.stableTools = stable;
   if (Object.keys(model).length) out.modelOptions = model as ModelOptions;
   const history: Partial<HistoryOptions> = {};
   const budget = positive("HISTORY__BUDGET_TOKENS");

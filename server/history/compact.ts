@@ -100,8 +100,10 @@ export function planCompaction(
   const estimate = (cut: number) =>
     limits.fixedTokens + limits.summaryTokens + suffix[cut] +
     (page && page.at < cut ? pageTokens : 0);
+  // Where the kept part may begin: a user message (so no tool result is parted from its call),
+  // at the current start (nothing more summarised) or later.
   const cuts = items
-    .map((item, i) => (item.message.role === "user" && i > start ? i : -1))
+    .map((item, i) => (item.message.role === "user" && i >= start ? i : -1))
     .filter((i) => i >= 0);
   const turns = items.map((item, i) => (item.turnStart ? i : -1)).filter((i) => i >= 0);
   const keepFrom = turns.at(-Math.max(1, limits.keepTurns)) ?? 0;

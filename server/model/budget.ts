@@ -26,6 +26,12 @@ export interface ModelOptions {
   idleTimeoutMs: number;
   /** `MODEL__OPENAI_STORE`: let OpenAI store responses and send the history as references (default false). */
   openaiStore: boolean;
+  /**
+   * `MODEL__STABLE_TOOLS`: keep the page's actions as a stable tool roster, new ones called through
+   * `page_action` (default true where the provider caches prompts; false sends each page's actions
+   * as they are, for a model that handles the indirection poorly).
+   */
+  stableTools?: boolean;
 }
 
 /** The defaults of `ModelOptions`. */

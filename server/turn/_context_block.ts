@@ -21,10 +21,13 @@ import { extraActions } from "./_roster.ts";
 import { attachmentParts, renderHostContext } from "./prompt.ts";
 import type { EngineModel } from "./runner.ts";
 
-/** The rules of a turn's model. */
+/** The rules of a turn's model, with `MODEL__STABLE_TOOLS=false` applied. */
 export function profileOf(model: EngineModel, options: RuntimeOptions): ModelProfile {
-  return model.profile ??
+  const profile = model.profile ??
     profileOfModel(model.model, { openaiStore: options.modelOptions.openaiStore });
+  return options.modelOptions.stableTools === false && profile.stableTools
+    ? { ...profile, stableTools: false }
+    : profile;
 }
 
 /**

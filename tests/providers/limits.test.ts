@@ -90,3 +90,55 @@ for (const kind of PROVIDER_KINDS) {
     }
   });
 }
+
+test("silent decisions are never compacted: over the budget they fail with usage_limit, before any provider sees it", async () => {
+  const rig = await providerRig("anthropic", {}, { env: { MODEL__CONTEXT_TOKENS: "12000" } });
+  try {
+    let failed: { error_type: string; error: string } | undefined;
+    let sent = 0;
+    for (let turn = 1; turn <= 6 && !failed; turn++) {
+      const res = await rig.h.chat({
+        session_id: "silent",
+        content: "decide",
+        output_mode: "host_tools",
+        host_context: trackerPage({ chars: 8_000, changed: turn }),
+      });
+      if (res.body.error_type) failed = res.body;
+      else sent++;
+    }
+    assert.equal(failed?.error_type, "usage_limit");
+    assert.match(failed!.error, /more than the \d+ this model's budget allows/);
+    assert.ok(sent >= 1);
+    assert.equal(rig.server.requests.length, sent, "the request over the budget was never sent");
+    assert.ok(!rig.logs.some((l) => l.includes("history compacted")), "no summary in silent mode");
+  } finally {
+    await rig.close();
+  }
+});
+
+test("HISTORY__SUMMARY_MODEL=offline writes summaries without asking the provider", async () => {
+  const rig = await providerRig("openai", {}, {
+    env: { HISTORY__SUMMARY_MODEL: "offline", HISTORY__BUDGET_TOKENS: "30000" },
+  });
+  try {
+    for (let turn = 1; turn <= 6; turn++) {
+      const res = await rig.h.chat({
+        session_id: "sm",
+        content: `note ${turn}`,
+        host_context: trackerPage({ changed: turn }),
+      });
+      assert.equal(res.body.error, undefined);
+    }
+    assert.ok(rig.logs.some((l) => l.includes("history compacted")));
+    assert.ok(
+      rig.server.requests.every((r) => r.body.tools?.length),
+      "no summary request reached OpenAI",
+    );
+    assert.match(
+      JSON.stringify(rig.server.requests.at(-1)!.body),
+      /<conversation_summary>[^<]*Asked: note 1\./,
+    );
+  } finally {
+    await rig.close();
+  }
+});

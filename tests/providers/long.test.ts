@@ -7,6 +7,11 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { DEFAULT_HISTORY_OPTIONS } from "../../server/history/options.ts";
+import { loadHistory } from "../../server/history/state.ts";
+import { optionsFromEnv } from "../../server/env.ts";
+import { memoryStore } from "../../server/kv/memory.ts";
+import { harness } from "../../server/testing/harness.ts";
 import type { Brain, BrainRequest } from "./_brain.ts";
 import { ANTHROPIC_MODELS, CHAT_MODELS, OPENAI_MODELS } from "./mod.ts";
 import { PROVIDER_KINDS, providerRig, type Rig, trackerPage } from "./rig.ts";
@@ -74,6 +79,14 @@ for (const kind of PROVIDER_KINDS) {
       for (const r of rig.server.requests) assert.ok(r.inputTokens! <= window);
       const compactions = rig.logs.filter((l) => l.includes("history compacted"));
       assert.ok(compactions.length >= 2, `${compactions.length} compactions`);
+      // The session's own model wrote the summaries, and later requests carry them.
+      const summaries = rig.server.requests.filter((r) => !r.body.tools?.length);
+      assert.equal(summaries.length, compactions.length);
+      assert.ok(summaries.every((r) => r.status === 200));
+      assert.match(
+        JSON.stringify(turns.at(-1)!.body),
+        /<conversation_summary>[^<]*Summary: issues were closed one by one\./,
+      );
       // Bounded, not growing: the last ten turns' requests are no larger than the first ones' peak.
       const sizes = turns.map((r) => r.inputTokens!);
       const peak = (from: number, to: number) => Math.max(...sizes.slice(from, to));
@@ -119,3 +132,55 @@ for (const kind of PROVIDER_KINDS) {
     }
   });
 }
+
+test("after a compaction another runtime on the same store sends the same bytes, so the cache still holds", async () => {
+  const store = memoryStore();
+  const rig = await providerRig("openai", { brain: tracker }, { store });
+  const other = harness({ ...optionsFromEnv(rig.env), store, env: rig.env, warn: () => {} });
+  try {
+    await closeIssues(rig, 12);
+    assert.ok(rig.logs.some((l) => l.includes("history compacted")));
+    const last = rig.server.requests.at(-1)!.body;
+    const ask = await other.chat({
+      session_id: "long",
+      content: "close 13",
+      host_context: trackerPage({ changed: 12 }),
+    });
+    assert.deepEqual(ask.body.pending_tool_call.arguments, { number: 13 });
+    const next = rig.server.requests.at(-1)!;
+    assert.equal(
+      JSON.stringify(next.body.input.slice(0, last.input.length)),
+      JSON.stringify(last.input),
+    );
+    assert.ok(next.usage.input_tokens_details.cached_tokens > next.inputTokens! * 0.8);
+  } finally {
+    await other.close();
+    await rig.close();
+  }
+});
+
+test("the offline model compacts too, and two runtimes given the same turns store the same summary bytes", async () => {
+  const states: string[] = [];
+  for (let run = 0; run < 2; run++) {
+    const h = harness({ history: { ...DEFAULT_HISTORY_OPTIONS, budgetTokens: 40_000 } });
+    try {
+      for (let turn = 1; turn <= 12; turn++) {
+        const res = await h.chat({
+          session_id: "off",
+          content: `what is on screen? (${turn})`,
+          host_context: trackerPage({ changed: turn }),
+        });
+        assert.equal(res.body.error, undefined);
+      }
+      const engine = await h.app.engine();
+      const state = (await loadHistory(engine.store, "off"))!;
+      assert.ok(state.compactions >= 1);
+      assert.equal(state.summary_model, "offline");
+      assert.match(state.summary, /^Asked: what is on screen\? \(1\)/);
+      states.push(JSON.stringify({ ...state, updated_at: undefined }));
+    } finally {
+      await h.close();
+    }
+  }
+  assert.equal(states[0], states[1]);
+});

@@ -8,6 +8,7 @@
  */
 import { type Harness, harness } from "../../server/testing/harness.ts";
 import type { RuntimeOptions } from "../../server/config.ts";
+import { optionsFromEnv } from "../../server/env.ts";
 import type { Brain } from "./_brain.ts";
 import type { ProviderServer, ProviderServerOptions } from "./_server.ts";
 import { anthropicMessagesServer } from "./anthropic_messages.ts";
@@ -26,6 +27,8 @@ export interface Rig {
   h: Harness;
   /** Every log line the runtime wrote. */
   logs: string[];
+  /** The environment the runtime was given (to start another runtime like it). */
+  env: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -63,12 +66,11 @@ export async function providerRig(
     ? "anthropic:claude-sonnet-4-5"
     : `openai-compatible:${started.url}#llama3.2`;
   const logs: string[] = [];
-  const { optionsFromEnv } = await import("../../server/env.ts");
-  const fromEnv = optionsFromEnv({ ...env, ...runtime.env, MODEL__DEFAULT: model });
+  const all = { ...env, ...runtime.env, MODEL__DEFAULT: model };
   const h = harness({
-    ...fromEnv,
+    ...optionsFromEnv(all),
     ...runtime,
-    env: { ...env, ...runtime.env },
+    env: all,
     warn: (line) => logs.push(line),
   });
   return {
@@ -76,6 +78,7 @@ export async function providerRig(
     server: started,
     h,
     logs,
+    env: all,
     close: async () => {
       await h.close();
       await started.close();

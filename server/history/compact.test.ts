@@ -1,0 +1,134 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { ModelMessage } from "ai";
+import type { StoredMessage } from "../session/records.ts";
+import { OMITTED_NOTE, UNCHANGED_NOTE } from "./blocks.ts";
+import { planCompaction } from "./compact.ts";
+import { initialState } from "./state.ts";
+import { itemsOf, lastContext, viewOf } from "./view.ts";
+
+const page = (n: number) =>
+  `<host_context>\nview: tracker\ndata:\n  page: ${n}${" x".repeat(2_000)}\n</host_context>`;
+
+function user(seq: number, text: string): { seq: number; message: StoredMessage } {
+  return {
+    seq,
+    message: {
+      role: "user",
+      id: `u${seq}`,
+      turn: seq,
+      created_at: "",
+      content: text,
+      message_type: "standard",
+      attachments: [],
+      model: { role: "user", content: text },
+    },
+  };
+}
+
+function assistant(
+  seq: number,
+  result: string,
+  pageText: string,
+): { seq: number; message: StoredMessage } {
+  const steps: ModelMessage[] = [
+    {
+      role: "assistant",
+      content: [{ type: "tool-call", toolCallId: `c${seq}`, toolName: "close", input: {} }],
+    },
+    {
+      role: "tool",
+      content: [{
+        type: "tool-result",
+        toolCallId: `c${seq}`,
+        toolName: "close",
+        output: { type: "json", value: result },
+      }],
+    },
+    { role: "user", content: [{ type: "text", text: pageText }] },
+    { role: "assistant", content: [{ type: "text", text: `done ${seq}` }] },
+  ];
+  return {
+    seq,
+    message: {
+      role: "assistant",
+      id: `a${seq}`,
+      turn: seq,
+      created_at: "",
+      output_mode: "text",
+      steps,
+      calls: [],
+      text: "",
+      status: "completed",
+      model: "m",
+    },
+  };
+}
+
+/** Ten turns: each asks on the last page (a note), acts, and shows the new page in full. */
+function conversation(turns: number) {
+  const past: { seq: number; message: StoredMessage }[] = [];
+  for (let t = 0; t < turns; t++) {
+    past.push(user(2 * t, `${t === 0 ? page(0) : UNCHANGED_NOTE}\n\nclose ${t}`));
+    past.push(assistant(2 * t + 1, t === 3 ? "r".repeat(3_000) : "ok", page(t + 1)));
+  }
+  return past;
+}
+
+const limits = {
+  fixedTokens: 500,
+  targetTokens: 6_000,
+  keepTurns: 4,
+  protectedResults: 2,
+  summaryTokens: 1_000,
+};
+
+test("compaction summarises the older turns, keeps the last four whole and the latest page in full", () => {
+  const items = itemsOf(conversation(10));
+  const plan = planCompaction(items, initialState(), limits)!;
+  assert.deepEqual(plan.state.from, { seq: 12, step: 0 }, "the cut is the start of turn 7 of 10");
+  assert.equal(plan.summarise.length, items.filter((i) => i.pos.seq < 12).length);
+  assert.ok(plan.tokens <= limits.targetTokens);
+  const view = viewOf(items, { ...plan.state, summary: "earlier turns" });
+  assert.match(JSON.stringify(view[0]), /<conversation_summary>/);
+  const pages = view.map((m) => JSON.stringify(m)).filter((t) => t.includes("<host_context>"));
+  assert.equal(pages.length, 1, "one page in full");
+  assert.ok(pages[0].includes("page: 10"), "the latest one");
+  assert.ok(view.some((m) => JSON.stringify(m).includes(OMITTED_NOTE.slice(0, 30))));
+  assert.equal(lastContext(view), page(10));
+});
+
+test("between compactions each request's history is a prefix of the next one's", () => {
+  const past = conversation(10);
+  const plan = planCompaction(itemsOf(past), initialState(), limits)!;
+  const state = { ...plan.state, summary: "s" };
+  const before = viewOf(itemsOf(past), state).map((m) => JSON.stringify(m));
+  const more = [...past, user(20, `${UNCHANGED_NOTE}\n\nclose 10`), assistant(21, "ok", page(11))];
+  const after = viewOf(itemsOf(more), state).map((m) => JSON.stringify(m));
+  assert.deepEqual(after.slice(0, before.length), before);
+  assert.equal(lastContext(viewOf(itemsOf(more), state)), page(11));
+});
+
+test("long tool results before the most recent ones are shortened; the recent ones stay whole", () => {
+  const items = itemsOf(conversation(6));
+  const plan = planCompaction(items, initialState(), {
+    ...limits,
+    keepTurns: 6,
+    targetTokens: 100_000,
+  })!;
+  const view = viewOf(items, plan.state);
+  const results = view.filter((m) => m.role === "tool").map((m) => JSON.stringify(m));
+  assert.match(results[3], /left out to keep the conversation within the model's budget/);
+  assert.doesNotMatch(results[4], /left out/);
+  assert.ok(!results.some((r) => r.includes("r".repeat(3_000))));
+});
+
+test("a session whose page was only in summarised turns gets it in the summary message", () => {
+  const past = conversation(8);
+  // The last turns show no page at all.
+  past.push(user(16, "close 8"), user(17, "close 9"), user(18, "close 10"), user(19, "close 11"));
+  const plan = planCompaction(itemsOf(past), initialState(), { ...limits, keepTurns: 2 })!;
+  assert.equal(plan.state.current, null);
+  const view = viewOf(itemsOf(past), { ...plan.state, summary: "s" });
+  assert.match(JSON.stringify(view[0]), /page: 8/);
+});
