@@ -1,6 +1,5 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { ModelMessage } from "ai";
 import { requestTokens, utf8Length } from "./estimate.ts";
 
 test("utf8Length counts bytes as TextEncoder does", () => {
