@@ -57,6 +57,16 @@ export async function createEngine(options: RuntimeOptions): Promise<Engine> {
   const engine = new Engine(store, options, model as never);
   const tooLong = engine.configuredToolIssues(engine.model);
   if (tooLong.length) throw new ConfigError(tooLong[0].message);
+  if (options.history.summaryModel) {
+    // Checked now, not at the first compaction: a missing key is a setup error, not a turn's.
+    try {
+      modelFromSpec(options.history.summaryModel, options.env, { openaiStore });
+    } catch (error) {
+      throw new ConfigError(
+        `HISTORY__SUMMARY_MODEL: ${(error as Error).message.replace(/MODEL__DEFAULT/g, "it")}`,
+      );
+    }
+  }
   try {
     const provider = typeof options.model === "string" ? model.name : options.model.provider;
     engine.usePolicy(

@@ -82,6 +82,15 @@ export async function providerRig(
     close: async () => {
       await h.close();
       await started.close();
+      // Whatever a test did, no log line may carry the key.
+      const leaked = logs.find((line) => line.includes(TEST_KEY));
+      if (leaked) {
+        throw new Error(
+          `a log line carries the provider key: ${
+            leaked.replaceAll(TEST_KEY, "<key>").slice(0, 300)
+          }`,
+        );
+      }
     },
   };
 }

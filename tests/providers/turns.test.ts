@@ -139,11 +139,11 @@ for (const kind of PROVIDER_KINDS) {
     const rig = await providerRig(kind, { brain }, { backendTools: [lookup] });
     try {
       const sse = { "content-type": "application/json", accept: "text/event-stream" };
-      const turn = rig.h.app.request("/api/chat", {
+      const turn = Promise.resolve(rig.h.app.request("/api/chat", {
         method: "POST",
         headers: sse,
         body: JSON.stringify({ session_id: "st", content: "find it", host_context: page() }),
-      }).then((r) => r.text());
+      })).then((r: Response) => r.text());
       while (rig.server.requests.length < 1) await new Promise((r) => setTimeout(r, 10));
       const steer = await rig.h.app.request("/api/chat", {
         method: "POST",
