@@ -81,16 +81,17 @@ export function pageBlock(input: {
 
 /**
  * Refuses (413, naming the limit) a message that would take more of the model's budget than
- * one message may, before anything is stored or any provider sees it.
+ * one message may, before anything is stored or any provider sees it. The issue's path names
+ * the largest part: an attachment, the page (`host_context`) or the text (`content`).
  *
  * @example
  * ```ts
- * assertMessageFits(user.model, attachments, model, options);
+ * assertMessageFits(user.model, { attachments, block, content: body.content }, model, options);
  * ```
  */
 export function assertMessageFits(
   message: ModelMessage,
-  attachments: readonly Attachment[],
+  parts: { attachments: readonly Attachment[]; block?: string | null; content?: string },
   model: EngineModel,
   options: RuntimeOptions,
 ): void {
@@ -101,17 +102,19 @@ export function assertMessageFits(
   );
   const tokens = messageTokens(message);
   if (tokens <= budget.messageTokens) return;
-  let path = "content";
-  let largest = -1;
-  attachments.forEach((a, i) => {
+  const sizes: [string, number][] = [
+    ["content", textTokens(parts.content ?? "")],
+    ["host_context", textTokens(parts.block ?? "")],
+  ];
+  parts.attachments.forEach((a, i) => {
     if (a.purpose === "screenshot") return;
-    const size = messageTokens({ role: "user", content: attachmentParts([a]) });
-    if (size > largest) [largest, path] = [size, `attachments.${i}`];
+    sizes.push([
+      `attachments.${i}`,
+      messageTokens({ role: "user", content: attachmentParts([a]) }),
+    ]);
   });
-  if (largest < textTokens(typeof message.content === "string" ? message.content : "")) {
-    path = "content";
-  }
+  const [path] = sizes.reduce((a, b) => (b[1] > a[1] ? b : a));
   const text =
-    `This message comes to about ${tokens} tokens, more than the ${budget.messageTokens} one message may take with ${model.name} (half of its ${budget.requestTokens}-token request budget); send a smaller attachment, a link, or a shorter text.`;
+    `This message comes to about ${tokens} tokens, more than the ${budget.messageTokens} one message may take with ${model.name} (half of its ${budget.requestTokens}-token request budget); the largest part is ${path}: send a smaller attachment, a link, less page data or a shorter text.`;
   throw new TetherError(413, "payload_too_large", text, { issues: [{ path, message: text }] });
 }

@@ -92,7 +92,7 @@ export async function continueTurn(
   // Refused before anything is recorded, so the call stays pending and the host can answer again.
   assertMessageFits(
     { role: "user", content: attachmentParts(attached) },
-    attached,
+    { attachments: attached },
     model,
     deps.options,
   );

@@ -97,7 +97,7 @@ export async function startTurn(
     model: userMessage(body.content, block, attachments),
   };
   // Refused before anything is stored, so a message no model request could carry never is.
-  assertMessageFits(user.model, attachments, model, deps.options);
+  assertMessageFits(user.model, { attachments, block, content: body.content }, model, deps.options);
   const record = {
     ...previous,
     turn_number: turn,
