@@ -1,7 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { cacheBreakpointOptions, defaultModelSpec, modelFromSpec } from "./from_config.ts";
+import {
+  cacheBreakpointOptions,
+  defaultModelSpec,
+  modelFromSpec,
+  profileOfModel,
+} from "./from_config.ts";
 
 /** A fetch that records the request and fails it, so no test reaches the network. */
 function recordingFetch() {
@@ -130,4 +135,31 @@ test("only anthropic specs get cache breakpoint options", () => {
   });
   assert.equal(cacheBreakpointOptions("openai:gpt-4o-mini"), undefined);
   assert.equal(cacheBreakpointOptions("offline"), undefined);
+});
+
+test("each provider of the table brings its API's rules", () => {
+  const openai = modelFromSpec("openai:gpt-4o-mini", { OPENAI_API_KEY: "k" }).profile;
+  assert.deepEqual(openai.requestOptions, { openai: { store: false } });
+  assert.equal(openai.maxToolDescriptionChars, 1_024);
+  assert.deepEqual(
+    modelFromSpec("openai:gpt-4o-mini", { OPENAI_API_KEY: "k" }, { openaiStore: true }).profile
+      .requestOptions,
+    { openai: { store: true } },
+  );
+  const anthropic =
+    modelFromSpec("anthropic:claude-sonnet-4-5", { ANTHROPIC_API_KEY: "k" }).profile;
+  assert.deepEqual(anthropic.breakpoints, { max: 4, minTokens: 1_024 });
+  assert.equal(anthropic.limits.maxOutputTokens, 64_000);
+  const local = modelFromSpec("openai-compatible:http://localhost:1/v1#m", {}).profile;
+  assert.equal(local.imagesInToolResults, false);
+  assert.equal(local.known, false);
+  assert.equal(modelFromSpec("offline", {}).profile.stableTools, false);
+});
+
+test("a model passed as an object gets the rules of the provider its SDK name belongs to", () => {
+  const object = modelFromSpec("anthropic:claude-haiku-4-5", { ANTHROPIC_API_KEY: "k" }).model;
+  assert.equal(profileOfModel(object).provider, "anthropic");
+  assert.equal(profileOfModel(object).breakpoints?.minTokens, 4_096);
+  const other = { ...object, provider: "mock-provider" } as LanguageModelV3;
+  assert.equal(profileOfModel(other).provider, "custom");
 });
