@@ -74,7 +74,11 @@ describe("a runtime restart while a host call is pending", () => {
       );
       const all = await runs();
       assert.deepEqual(all.map((r) => r.phase), ["start", "end"], "the handler ran once");
-      const [, assistant] = await messages(restarted, session);
+      // The call's result is recorded before the model runs again: wait for the run to end.
+      const assistant = await until(async () => {
+        const [, message] = await messages(restarted, session);
+        return message?.status === "completed" && message;
+      }, "the resumed run to finish");
       assert.equal(assistant.tool_calls[0].call_id, all[0].callId);
       assert.equal(assistant.tool_calls[0].status, "completed");
       assert.deepEqual(assistant.tool_calls[0].result, { done: "slow_step" });
