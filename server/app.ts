@@ -163,6 +163,14 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
     "/api/chat/:id/cancel",
     async (c) => c.json(await c.get("engine").cancel(c.get("principal"), sid(c))),
   );
+  // A principal's conversations (server/session/conversations.ts).
+  app.get("/api/sessions", async (c) => {
+    return c.json(await c.get("engine").conversations.list(c.get("principal"), c.req.query()));
+  });
+  app.patch("/api/sessions/:id", async (c) => {
+    const body = await readJson(c.req.raw, options.limits);
+    return c.json(await c.get("engine").conversations.patch(c.get("principal"), sid(c), body));
+  });
   app.get(
     "/api/sessions/:id",
     async (c) => {

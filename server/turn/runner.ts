@@ -188,6 +188,8 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
     const writes = () => [repo.putMessage(sid, seq, assistant, fresh)];
     if (!input.version || !(await repo.commit(next, input.version, writes()))) {
       const entry = await repo.record(sid);
+      // The listing is the stored record's (renamed, archived, listed where it is now).
+      if (entry) next.listing = entry.value.listing;
       if (entry && !(await repo.commit(next, entry.version, writes()))) {
         throw sessionError(`Session ${sid} changed while the turn was being saved.`);
       }
