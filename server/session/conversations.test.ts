@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import { memoryStore } from "../kv/memory.ts";
 import { harness, ISSUE_CONTEXT } from "../testing/harness.ts";
 import { scriptedModel } from "../testing/scripted_model.ts";
 
@@ -272,6 +273,47 @@ test("a person's rename is never replaced by the model's title", async () => {
     release();
     await new Promise((r) => setTimeout(r, 100));
     assert.equal((await h.call("GET", "/api/sessions")).body.sessions[0].title, "Mine");
+  } finally {
+    await h.close();
+  }
+});
+
+test("sessions written before listings are listed once, at start, by their last message", async () => {
+  const store = memoryStore();
+  const old = (id: string) => ({
+    session_id: id,
+    owner_id: "local",
+    created_at: "2025-01-01T00:00:00.000Z",
+    turn_number: 1,
+    message_count: 2,
+    host_context: null,
+    pending_action: null,
+  });
+  await store.set(["session", "old-a"], old("old-a"));
+  await store.set(["session", "old-b"], old("old-b"));
+  await store.set(["message", "old-a", "00000000"], {
+    role: "user",
+    content: "where is the invoice?",
+    created_at: "2025-01-02T00:00:00.000Z",
+  });
+  await store.set(["message", "old-a", "00000001"], {
+    role: "assistant",
+    text: "here",
+    created_at: "2025-01-03T00:00:00.000Z",
+  });
+  const h = harness({ store });
+  try {
+    await h.app.engine();
+    await until(
+      async () => (await store.get(["session_list_meta", "backfilled"])) !== null,
+      "the backfill",
+    );
+    const { body } = await h.call("GET", "/api/sessions");
+    assert.deepEqual(body.sessions.map((s: any) => [s.session_id, s.title, s.updated_at]), [
+      ["old-a", "Where is the invoice?", "2025-01-03T00:00:00.000Z"],
+      ["old-b", null, "2025-01-01T00:00:00.000Z"],
+    ]);
+    assert.deepEqual((await store.get<any>(["session_list_meta", "backfilled"]))?.value.listed, 2);
   } finally {
     await h.close();
   }

@@ -18,7 +18,7 @@ import type { Logger } from "../log.ts";
 import { DEFAULT_PAGE, isCursor, listSessions, MAX_PAGE, summaryOf } from "./listing.ts";
 import type { SessionRecord, StoredMessage } from "./records.ts";
 import type { SessionRepo } from "./repo.ts";
-import { cleanTitle, oneLine } from "./title.ts";
+import { oneLine, plainTitle } from "./title.ts";
 
 /** The query of `GET /api/sessions`, as the URL gives it. */
 export interface ListQuery {
@@ -176,7 +176,7 @@ export class Conversations {
       const first = entry.value.message_count > 0
         ? (await this.#repo.store.list<StoredMessage>(["message", sessionId], { limit: 1 }))[0]
         : undefined;
-      const title = first?.value.role === "user" ? cleanTitle(first.value.content) : "";
+      const title = first?.value.role === "user" ? plainTitle(first.value.content) : "";
       const record: SessionRecord = {
         ...entry.value,
         listing: {

@@ -60,6 +60,19 @@ export function cleanTitle(text: string, max = TITLE_CHARS): string {
 }
 
 /**
+ * The plain title of a first message: its first words, the first letter in capitals.
+ *
+ * @example
+ * ```ts
+ * plainTitle("show me the open bugs"); // "Show me the open bugs"
+ * ```
+ */
+export function plainTitle(content: string): string {
+  const words = cleanTitle(content);
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
  * The listing of a session whose first message is `content`: titled with
  * its first words when it has no title yet, else as it was.
  *
@@ -71,8 +84,7 @@ export function cleanTitle(text: string, max = TITLE_CHARS): string {
 export function titled(previous: SessionRecord, content: string): ListingFields | undefined {
   const listing = previous.listing;
   if (listing?.title) return listing;
-  const words = cleanTitle(content);
-  const title = words.charAt(0).toUpperCase() + words.slice(1);
+  const title = plainTitle(content);
   if (!title) return listing;
   return { ...listing, title, title_source: "auto" };
 }
