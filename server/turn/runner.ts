@@ -27,6 +27,8 @@ import { classify, retryAllowed, type TurnError } from "./errors.ts";
 import { type ChatResult, chatResult, finalEvent } from "./outcome.ts";
 import { type RunContext, type RunOutcome, runTurn, type Usage } from "./run.ts";
 import { sessionEmitter } from "./events.ts";
+import { RunRecorder } from "../inspect/recorder.ts";
+import { saveRun } from "../inspect/inspections.ts";
 
 /** The model a turn plans with. */
 export interface EngineModel {
@@ -126,6 +128,10 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
   const trace = deps.tracer?.turn(sid, model.name);
   let traceError: string | undefined = "the turn did not finish";
   let checkpointed = false;
+  // What the inspector shows, recorded only while DEBUG__INSPECT is on (server/inspect/).
+  const recorder = options.debug.inspect ? new RunRecorder(record.turn_number, model.name) : null;
+  let recorded: RunOutcome | null = null;
+  let failed: TurnError | null = null;
   try {
     if (!input.started) await emit("assistant:status", { type: "agent_status", status: "started" });
     let outcome: RunOutcome = { kind: "final" };
@@ -137,27 +143,30 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
       const discovery = silent || !scope
         ? null
         : await (input.discovery ?? deps.remote.discover(scope, false));
+      const tools = turnTools({
+        backendTools: [lookAtScreen, ...options.backendTools],
+        hostTools: options.hostTools,
+        pageScopes: options.pageScopes,
+        context,
+        outputMode: assistant.output_mode,
+        warn: (message) => options.logger.warn(message),
+        remoteTools: remoteTurnTools(discovery),
+      });
+      recorder?.offered(tools);
+      const policy = options.policy ?? deps.policy ?? allowAll;
       outcome = await runTurn({
         sessionId: sid,
         principal,
-        model: model.model,
+        model: recorder ? recorder.model(model.model) : model.model,
         providerOptions: model.providerOptions,
         instructions: options.instructions,
-        policy: options.policy ?? deps.policy ?? allowAll,
+        policy: recorder ? recorder.policy(policy) : policy,
         trace,
         limits,
         outputMode: assistant.output_mode,
         history,
         assistant,
-        tools: turnTools({
-          backendTools: [lookAtScreen, ...options.backendTools],
-          hostTools: options.hostTools,
-          pageScopes: options.pageScopes,
-          context,
-          outputMode: assistant.output_mode,
-          warn: (message) => options.logger.warn(message),
-          remoteTools: remoteTurnTools(discovery),
-        }),
+        tools,
         remote: scope ? { tools: deps.remote, scope } : null,
         signal: controller.signal,
         usage,
@@ -180,6 +189,8 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
     }
     live.accepting = false;
     traceError = failure?.type;
+    recorded = outcome;
+    failed = failure;
     const next = settle(record, assistant, outcome, failure);
     // The pending action is written with the assistant message in one commit, before the event:
     // at the version the turn started from, else (the record changed meanwhile) at the one read
@@ -220,6 +231,16 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
     trace?.end(traceError);
     deps.live.delete(sid);
     finish();
+    if (recorder) {
+      const pending = recorded?.kind === "pending" ? recorded.pending : null;
+      const run = recorder.finish(assistant, pending, usage, failed ?? undefined);
+      saveRun(repo.store, sid, run).catch((error) =>
+        options.logger.warn("the inspector's record of a turn was not stored", {
+          session_id: sid,
+          error,
+        })
+      );
+    }
   }
 }
 
