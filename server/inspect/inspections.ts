@@ -11,7 +11,9 @@ import type { Store } from "../kv/store.ts";
 import { redact } from "../log.ts";
 import type { SessionRecord } from "../session/records.ts";
 import { sessionView } from "../session/views.ts";
-import type { RunInspection } from "./recorder.ts";
+import type { InspectionView, RunInspection } from "../../protocol/mod.ts";
+
+export type { InspectionView };
 
 /** The first part of every record's key. */
 export const INSPECT = "inspect";
@@ -33,15 +35,6 @@ export async function saveRun(store: Store, sessionId: string, run: RunInspectio
   await store.set(key, run, { expireIn: EXPIRE_MS });
   const kept = await store.list([INSPECT, sessionId], { reverse: true, limit: KEEP + 8 });
   await Promise.all(kept.slice(KEEP).map((e) => store.delete(e.key)));
-}
-
-/** The body of `GET /api/sessions/{id}/inspect`. */
-export interface InspectionView {
-  session_id: string;
-  /** The call the session waits on now (with its approval and reason when held). */
-  pending: ReturnType<typeof sessionView>["pending_action"];
-  /** The recorded runs, oldest first (only runs made while inspection was on). */
-  runs: RunInspection[];
 }
 
 /**

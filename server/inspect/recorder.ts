@@ -17,6 +17,12 @@ import type {
 } from "@ai-sdk/provider";
 import type { AssistantMessage, PendingAction } from "../session/records.ts";
 import { waitOf } from "../session/pending.ts";
+import type {
+  CallInspection,
+  ContextBlock,
+  RequestRecord,
+  RunInspection,
+} from "../../protocol/mod.ts";
 import type { PolicyDecision, PolicyHook } from "../tools/policy.ts";
 import type { TurnTool } from "../tools/turn_tools.ts";
 
@@ -28,63 +34,6 @@ export const MAX_REQUESTS = 16;
 export const MAX_CALLS = 32;
 /** Characters kept of a description, a reason or an error. */
 const TEXT_CHARS = 500;
-
-/** One fenced block the runtime put in the user message (`host_context`, `remote_context`, …). */
-export interface ContextBlock {
-  tag: string;
-  text: string;
-  /** An estimate: a token is about four characters. */
-  tokens: number;
-  /** Cut at `CONTEXT_CHARS`. */
-  truncated?: boolean;
-}
-
-/** One model request of a run. */
-export interface RequestRecord {
-  started_at: string;
-  /** Milliseconds until the first part of the answer streamed in. */
-  first_chunk_ms: number | null;
-  duration_ms: number | null;
-  finish_reason: string | null;
-  usage: { input_tokens: number; output_tokens: number; cached_input_tokens: number } | null;
-  /** Names of the tools the request offered. */
-  tools: string[];
-  error?: string;
-}
-
-/** One tool call of a run, with how the policy answered it. */
-export interface CallInspection {
-  call_id: string;
-  tool_name: string;
-  kind: "backend" | "host" | "remote";
-  status: string;
-  waiting_for: string | null;
-  policy: { decision: PolicyDecision["decision"]; reason: string | null } | null;
-  verb?: string;
-  error?: string;
-}
-
-/** The record of one run of a turn. */
-export interface RunInspection {
-  turn: number;
-  started_at: string;
-  duration_ms: number;
-  model: string;
-  output_mode: "text" | "host_tools";
-  status: string;
-  /** The context blocks of the last user message the model received, as rendered. */
-  context: ContextBlock[];
-  tools: { name: string; kind: string; verb?: string; description: string }[];
-  requests: RequestRecord[];
-  calls: CallInspection[];
-  usage: {
-    input_tokens: number;
-    output_tokens: number;
-    total_tokens: number;
-    model_requests: number;
-  };
-  error?: { type: string; message: string };
-}
 
 const cut = (text: string, max = TEXT_CHARS) =>
   text.length > max ? `${text.slice(0, max - 1)}…` : text;
