@@ -56,11 +56,11 @@ export const inspectorStyles = ({ css, themeStyles, panelStyles }: Kit): CSSResu
       color: var(--_warning);
     }
     .pending strong,
-    tr.ask td {
+    .call.ask .decision {
       color: var(--_warning);
     }
     .denied,
-    tr.deny td {
+    .call.deny .decision {
       color: var(--_danger);
     }
     .turn {
@@ -87,21 +87,33 @@ export const inspectorStyles = ({ css, themeStyles, panelStyles }: Kit): CSSResu
       overflow: auto;
       margin: 0 0 6px;
     }
-    table {
-      border-collapse: collapse;
-      width: 100%;
-      font-size: 0.95em;
-    }
-    th,
-    td {
-      text-align: left;
-      padding: 3px 6px;
-      border-bottom: 1px solid var(--_border);
-      vertical-align: top;
-    }
-    .tools {
+    .calls,
+    .requests {
       margin: 0;
       padding-left: 18px;
+    }
+    .calls {
+      list-style: none;
+      padding: 0;
+    }
+    .call {
+      padding: 4px 0;
+      border-bottom: 1px solid var(--_border);
+      overflow-wrap: anywhere;
+    }
+    .tools {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 4px;
+      list-style: none;
+      margin: 0;
+      padding: 0;
+    }
+    .tools li {
+      border: 1px solid var(--_border);
+      border-radius: 999px;
+      padding: 0 8px;
+      font-size: 0.9em;
     }
     .events ol {
       list-style: none;

@@ -380,6 +380,28 @@ export class TetherInspector extends LitElement {
             `
           )
           : html`<p class="muted">No context block in this run's prompt.</p>`}
+        <h4>Calls (${run.calls.length})</h4>
+        ${run.calls.length
+          ? html`
+            <ul part="calls" class="calls">${run.calls.map((c) =>
+              html`
+                <li class="call ${c.policy?.decision ?? ""}" data-call=${c.call_id}>
+                  <code class="tool">${c.tool_name}</code>
+                  <span class="kind">${c.kind}${c.verb ? ` · ${c.verb}` : ""}</span> ·
+                  <span class="status">${c.status}</span>
+                  <div class="muted">
+                    waits for <span class="waits">${c.waiting_for ?? "nothing"}</span> · policy
+                    <span class="decision">${c.policy?.decision ??
+                      "not asked"}</span>${c.policy?.reason ||
+                        c.error
+                      ? html`: <span class="reason">${c.policy?.reason ?? c.error}</span>`
+                      : nothing}
+                  </div>
+                </li>
+              `
+            )}</ul>
+          `
+          : html`<p class="muted">No calls.</p>`}
         <h4>Tools offered (${run.tools.length})</h4>
         <ul part="tools" class="tools">
           ${run.tools.map((t) =>
@@ -388,52 +410,19 @@ export class TetherInspector extends LitElement {
             }</span></li>`
           )}
         </ul>
-        <h4>Calls (${run.calls.length})</h4>
-        ${run.calls.length
-          ? html`
-            <table part="calls">
-              <thead>
-                <tr>
-                  <th>Tool</th>
-                  <th>Kind</th>
-                  <th>Status</th>
-                  <th>Waits for</th>
-                  <th>Policy</th>
-                  <th>Reason</th>
-                </tr>
-              </thead>
-              <tbody>${run.calls.map((c) =>
-                html`
-                  <tr class=${c.policy?.decision ?? ""}>
-                    <td><code>${c.tool_name}</code></td>
-                    <td>${c.kind}${c.verb ? ` · ${c.verb}` : ""}</td>
-                    <td>${c.status}</td>
-                    <td>${c.waiting_for ?? "–"}</td>
-                    <td>${c.policy?.decision ?? "–"}</td>
-                    <td>${c.policy?.reason ?? c.error ?? "–"}</td>
-                  </tr>
-                `
-              )}</tbody>
-            </table>
+        <h4>Model requests (${run.requests.length})</h4>
+        <ol part="requests" class="requests">${run.requests.map((r) =>
+          html`
+            <li>
+              first chunk <span class="first">${ms(r.first_chunk_ms)}</span>, done in
+              ${ms(r.duration_ms)} · ${r.usage
+                ? `${n(r.usage.input_tokens)} in (${n(r.usage.cached_input_tokens)} cached) / ${
+                  n(r.usage.output_tokens)
+                } out`
+                : "no usage"} · ${r.error ?? r.finish_reason ?? "not finished"}
+            </li>
           `
-          : html`<p class="muted">No calls.</p>`}
-        <h4>Model requests</h4>
-        <table part="requests">
-          <thead><tr><th>#</th><th>First chunk</th><th>Duration</th><th>Tokens in</th><th>Cached</th><th>Out</th><th>Finish</th></tr></thead>
-          <tbody>${run.requests.map((r, i) =>
-            html`
-              <tr>
-                <td>${i + 1}</td>
-                <td>${ms(r.first_chunk_ms)}</td>
-                <td>${ms(r.duration_ms)}</td>
-                <td>${r.usage ? n(r.usage.input_tokens) : "–"}</td>
-                <td>${r.usage ? n(r.usage.cached_input_tokens) : "–"}</td>
-                <td>${r.usage ? n(r.usage.output_tokens) : "–"}</td>
-                <td>${r.error ?? r.finish_reason ?? "–"}</td>
-              </tr>
-            `
-          )}</tbody>
-        </table>
+        )}</ol>
       </details>
     `;
   }
