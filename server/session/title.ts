@@ -44,19 +44,33 @@ export function oneLine(text: string): string {
 
 /**
  * One line of plain text of at most `max` characters, cut at a word where it can be:
- * control characters and runs of spaces go, quotes around it too.
+ * control characters and runs of spaces go.
  *
  * @example
  * ```ts
- * cleanTitle('  "Issues  assigned\nto alice"  '); // "Issues assigned to alice"
+ * cleanTitle("  Issues  assigned\nto alice  "); // "Issues assigned to alice"
  * ```
  */
 export function cleanTitle(text: string, max = TITLE_CHARS): string {
-  const line = oneLine(text).replace(/^["'“”‘’«»`*#]+|["'“”‘’«»`*]+$/g, "").trim();
+  const line = oneLine(text);
   if (line.length <= max) return line;
   const cut = line.slice(0, max - 1);
   const space = cut.lastIndexOf(" ");
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,.;:!?-]+$/, "")}…`;
+}
+
+/**
+ * What a model answered for a title, without the wrapping it tends to add: a
+ * `Title:` label, Markdown marks, quotes around it, a full stop.
+ *
+ * @example
+ * ```ts
+ * modelTitle('Title: "Login redirect loop."'); // "Login redirect loop"
+ * ```
+ */
+export function modelTitle(text: string): string {
+  return oneLine(text).replace(/^title\s*:\s*/i, "").replace(/^[#*_\s]+|[*_\s]+$/g, "")
+    .replace(/^["'“‘«`](.*)["'”’»`]$/, "$1").replace(/\.$/, "").trim();
 }
 
 /**
@@ -130,7 +144,7 @@ export class ModelTitles {
           maxRetries: 0,
           abortSignal: signal,
         });
-        const title = cleanTitle(text.replace(/^\s*title\s*:/i, "")).replace(/\.$/, "");
+        const title = cleanTitle(modelTitle(text));
         if (title) await this.#apply(sessionId, title);
       } catch (error) {
         // The plain title stays; said once per process, so a model without titles is one line.

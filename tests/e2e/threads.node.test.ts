@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium, messages, until } from "../browser/_lab.ts";
 import { buildDemo } from "../../scripts/build-demo.ts";
 import { type Started, startNode } from "../../server/runtime/node.ts";
@@ -60,9 +60,10 @@ describe("conversations in the demo", () => {
       }
     }
   };
-  const open = async (query = "", viewport = { width: 1280, height: 800 }): Promise<Page> => {
+  const open = async (query = "", context?: BrowserContext): Promise<Page> => {
     await clean();
-    const page = await browser.newPage({ viewport });
+    const viewport = { width: 1280, height: 800 };
+    const page = await (context ? context.newPage() : browser.newPage({ viewport }));
     page.on("pageerror", (error) => errors.push(error.message));
     await page.goto(`${runtime.url}/${query}`);
     await connected(page);
@@ -183,14 +184,62 @@ describe("conversations in the demo", () => {
       assert.equal((await messages(runtime.url, c))[0].content, "show only bugs");
       await page.waitForTimeout(300);
       assert.equal(await created(page, title), 1, "still once");
-      if (transport === "sse") {
-        await openPanel(page);
-        await page.waitForTimeout(400);
-        await page.screenshot({ path: join(DOCS, "threads.png") });
-      }
       await page.close();
     });
   }
+
+  test("the README's screenshot: three conversations, one waiting for the page", async () => {
+    const page = await open();
+    await ask(page, `create issue "Dark mode flickers on resume" label ui`);
+    await preview(page).waitFor();
+    for (const text of ["show me the issues assigned to alice", "select issue 42"]) {
+      const before = await sessionOf(page);
+      await openPanel(page);
+      await panel(page).locator("[part=new]").click();
+      await until(async () => (await sessionOf(page)) !== before, "a new conversation");
+      await ask(page, text);
+      await page.locator("tether-chat [part~=message-assistant]").first().waitFor();
+    }
+    await answered(page, "Done: select issue (");
+    await openPanel(page);
+    await until(async () => (await panel(page).locator("[part=badge]").count()) === 1, "the badge");
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(DOCS, "threads.png") });
+    await page.close();
+  });
+
+  test("two tabs on one conversation: a switch in one hands its open preview to the other, applied once", async () => {
+    const title = "Handed to the other tab";
+    // Two tabs of one browser: one IndexedDB journal and one set of Web Locks.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const first = await open("", context);
+    await ask(first, `create issue "${title}"`);
+    await preview(first).filter({ hasText: title }).waitFor();
+    const a = await sessionOf(first);
+    const second = await context.newPage();
+    second.on("pageerror", (error) => errors.push(error.message));
+    await second.goto(`${runtime.url}/?session=${a}`);
+    await connected(second);
+    await second.locator("tether-chat [part~=message-user]", { hasText: "create issue" }).waitFor();
+    // One tab asks at a time (the call's lock): the second waits while the first asks.
+    await second.waitForTimeout(500);
+    assert.equal(await preview(second).count(), 0, "the second tab waits");
+    // The first tab starts another conversation: its question is withdrawn, unanswered.
+    await openPanel(first);
+    await panel(first).locator("[part=new]").click();
+    await until(async () => (await sessionOf(first)) !== a, "the first tab's switch");
+    await preview(second).filter({ hasText: title }).waitFor();
+    await second.locator("tether-chat tether-confirm[data-open] [part=apply]").click();
+    await answered(second, "Done: create issue (");
+    assert.equal(await created(second, title), 1, "applied once, in the second tab");
+    assert.equal(await created(first, title), 0, "the first tab ran nothing");
+    await switchTo(first, `Create issue "${title}"`);
+    await answered(first, "Done: create issue (");
+    assert.equal(await preview(first).count(), 0, "back in the first tab, nothing asks again");
+    await first.waitForTimeout(300);
+    assert.equal(await created(first, title), 0, "and nothing runs again");
+    await context.close();
+  });
 
   test("the panel by keyboard alone: open it, move, open, rename, archive and restore", async () => {
     const page = await open();
