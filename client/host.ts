@@ -210,6 +210,8 @@ export class Host {
     if (!this.#options.sessionId) tabSession(this.#options.runtimeUrl, sessionId);
     this.state.set(() => initialState(sessionId));
     this.#open(sessionId);
+    // A switch still loading is over: the one before resolves too.
+    this.#synced?.();
     const synced = new Promise<void>((resolve) => (this.#synced = resolve));
     void this.connect().catch(() => {});
     return synced;

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { css, html, LitElement, nothing } from "lit";
+import { css, type CSSResult, html, LitElement, nothing } from "lit";
 import { headersOf, runtimeHref } from "../client/_http.ts";
 import { readEventStream } from "../client/_sse.ts";
 import { findChat, watchChats } from "./_registry.ts";
@@ -24,7 +24,23 @@ import { HostController } from "./host_controller.ts";
 import { panelStyles } from "./_panel.styles.ts";
 import { themeStyles } from "./theme.styles.ts";
 
-const kit = {
+/** The kit a lazy element module reads. */
+export interface Kit {
+  css: typeof css;
+  html: typeof html;
+  LitElement: typeof LitElement;
+  nothing: typeof nothing;
+  themeStyles: CSSResult;
+  panelStyles: CSSResult;
+  HostController: typeof HostController;
+  findChat: typeof findChat;
+  watchChats: typeof watchChats;
+  headersOf: typeof headersOf;
+  runtimeHref: typeof runtimeHref;
+  readEventStream: typeof readEventStream;
+}
+
+const kit: Kit = {
   css,
   html,
   LitElement,
@@ -38,9 +54,6 @@ const kit = {
   runtimeHref,
   readEventStream,
 };
-
-/** The kit a lazy element module reads. */
-export type Kit = typeof kit;
 
 /** Where the kit is found. */
 export const KIT: unique symbol = Symbol.for("tether.elements.kit") as never;

@@ -14,8 +14,8 @@
  *
  * @module
  */
-import type { TetherInspector } from "./inspector.ts";
-import type { TetherThreads } from "./threads.ts";
+import type * as inspector from "./inspector.ts";
+import type * as threads from "./threads.ts";
 // First: the lazy elements take Lit and the chat registry from here when they are evaluated.
 import "./_lazy_kit.ts";
 
@@ -27,7 +27,7 @@ import "./_lazy_kit.ts";
  * const Threads = await defineThreads();
  * ```
  */
-export async function defineThreads(tag?: string): Promise<typeof TetherThreads> {
+export async function defineThreads(tag?: string): Promise<typeof threads.TetherThreads> {
   const { TetherThreads } = await import("./threads.ts");
   TetherThreads.define(tag);
   return TetherThreads;
@@ -41,7 +41,9 @@ export async function defineThreads(tag?: string): Promise<typeof TetherThreads>
  * await defineInspector();
  * ```
  */
-export async function defineInspector(tag?: string): Promise<typeof TetherInspector> {
+export async function defineInspector(
+  tag?: string,
+): Promise<typeof inspector.TetherInspector> {
   const { TetherInspector } = await import("./inspector.ts");
   TetherInspector.define(tag);
   return TetherInspector;
