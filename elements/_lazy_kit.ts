@@ -10,9 +10,10 @@
  * cost the elements' first download more than a kilobyte of gzip for two
  * elements it does not even load. A lazy module imports only types and reads
  * this kit when it is evaluated, so it shares nothing and its chunk holds
- * only its own code. The chat imports this module before it loads one; the
- * standalone entries (`define_threads.ts`, `define_inspector.ts`) import it
- * first.
+ * only its own code. The lazy modules are only ever imported dynamically
+ * (`lazy.ts`, which imports this module): a static import could be evaluated
+ * before this module, since a bundler splitting chunks does not keep the
+ * order of module bodies across chunks.
  *
  * @module
  */

@@ -1,6 +1,8 @@
 /**
  * Defines `<tether-inspector>` on a page that shows the inspector on its own
- * (`<tether-chat inspect>` loads it by itself).
+ * (`<tether-chat inspect>` loads it by itself). The element is fetched as
+ * the chunk it is (never imported statically: it takes Lit from the page's
+ * bundle, see `_lazy_kit.ts`); this module resolves once it is defined.
  *
  * @example
  * ```ts
@@ -9,10 +11,8 @@
  *
  * @module
  */
-// First: the inspector takes Lit and the chat registry from here when it is evaluated.
-import "./_lazy_kit.ts";
-import { TetherInspector } from "./inspector.ts";
+import type * as inspector from "./inspector.ts";
+import { defineInspector } from "./lazy.ts";
 
-TetherInspector.define();
-
-export { TetherInspector } from "./inspector.ts";
+/** The `<tether-inspector>` class, defined. */
+export const TetherInspector: typeof inspector.TetherInspector = await defineInspector();

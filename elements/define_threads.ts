@@ -1,6 +1,9 @@
 /**
  * Defines `<tether-threads>` on a page that shows the conversations panel on
- * its own (`<tether-chat threads>` loads it by itself).
+ * its own (`<tether-chat threads>` loads it by itself). The element is
+ * fetched as the chunk it is (never imported statically: it takes Lit from
+ * the page's bundle, see `_lazy_kit.ts`); this module resolves once it is
+ * defined.
  *
  * @example
  * ```ts
@@ -9,10 +12,8 @@
  *
  * @module
  */
-// First: the panel takes Lit and the chat registry from here when it is evaluated.
-import "./_lazy_kit.ts";
-import { TetherThreads } from "./threads.ts";
+import type * as threads from "./threads.ts";
+import { defineThreads } from "./lazy.ts";
 
-TetherThreads.define();
-
-export { TetherSwitchEvent, TetherThreads } from "./threads.ts";
+/** The `<tether-threads>` class, defined. */
+export const TetherThreads: typeof threads.TetherThreads = await defineThreads();
