@@ -44,6 +44,24 @@ test("a first message titles the conversation with its words, never with the hos
   }
 });
 
+test("sessions of silent decisions are no conversations: they are not listed", async () => {
+  const h = harness();
+  try {
+    await h.chat({ session_id: "talk", content: "hello" });
+    const decided = await h.chat({
+      session_id: "decision-1",
+      content: "select issue 42",
+      output_mode: "host_tools",
+      host_context: ISSUE_CONTEXT,
+    });
+    assert.equal(decided.status, 200);
+    const { body } = await h.call("GET", "/api/sessions");
+    assert.deepEqual(body.sessions.map((s: any) => s.session_id), ["talk"]);
+  } finally {
+    await h.close();
+  }
+});
+
 test("pages follow next_before over HTTP; a pending call shows what it waits for", async () => {
   const h = harness();
   try {

@@ -107,6 +107,10 @@ export function relist(
     }),
     `${fields.updated_at}|${record.session_id}`,
   ];
+  if (fields.unlisted) {
+    // Silent decisions are no conversations: no entry (and none left behind).
+    return { listing: fields, mutations: before?.key ? [{ key: before.key }] : [] };
+  }
   const listing = { ...fields, key } satisfies ListingFields;
   const mutations: Mutation[] = [{
     key,

@@ -104,6 +104,8 @@ export interface ListingFields {
   /** `user` once a person renamed it: an automatic title never replaces that one. */
   title_source?: "auto" | "user";
   archived?: boolean;
+  /** A session made by a silent decision (`output_mode: "host_tools"`): no conversation, never listed. */
+  unlisted?: boolean;
   /** When the conversation last changed; the listing's order. Set by the first commit. */
   updated_at?: string;
   /** The index key the session is listed under now, moved in the commits that write the record. */

@@ -95,8 +95,14 @@ export function plainTitle(content: string): string {
  * const record = { ...previous, listing: titled(previous, "show me the bugs") };
  * ```
  */
-export function titled(previous: SessionRecord, content: string): ListingFields | undefined {
+export function titled(
+  previous: SessionRecord,
+  content: string,
+  outputMode: "text" | "host_tools" = "text",
+): ListingFields | undefined {
   const listing = previous.listing;
+  // A session a silent decision starts is no conversation a person comes back to.
+  if (!listing?.key && outputMode === "host_tools") return { ...listing, unlisted: true };
   if (listing?.title) return listing;
   const title = plainTitle(content);
   if (!title) return listing;

@@ -91,7 +91,7 @@ export async function startTurn(
     pending_action: null,
     scope: scoped,
     // A conversation is titled by its first message: the person's words, never the context.
-    listing: titled(previous, body.content),
+    listing: titled(previous, body.content, body.output_mode),
   };
   const marks = body.id ? [{ key: messageIdKey(sid, body.id), value: true }] : [];
   const written = await repo.commit(record, loaded?.version ?? null, [
