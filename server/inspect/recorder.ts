@@ -25,6 +25,10 @@ import type {
 } from "../../protocol/mod.ts";
 import type { PolicyDecision, PolicyHook } from "../tools/policy.ts";
 import type { TurnTool } from "../tools/turn_tools.ts";
+import type { RunContext, RunOutcome } from "../turn/run.ts";
+import type { Store } from "../kv/store.ts";
+import type { Logger } from "../log.ts";
+import { saveRun } from "./inspections.ts";
 
 /** Characters kept of all the context blocks of one run together. */
 export const CONTEXT_CHARS = 32_000;
@@ -96,6 +100,19 @@ export class RunRecorder {
   constructor(turn: number, model: string) {
     this.#turn = turn;
     this.#model = model;
+  }
+
+  /**
+   * The run's context with its model and policy hook wrapped, its offered tools noted.
+   *
+   * @example
+   * ```ts
+   * outcome = await runTurn(recorder.watch(ctx));
+   * ```
+   */
+  watch(ctx: RunContext): RunContext {
+    this.offered(ctx.tools);
+    return { ...ctx, model: this.model(ctx.model), policy: this.policy(ctx.policy) };
   }
 
   /** The tools the run offers, with their kinds. */
@@ -174,6 +191,26 @@ export class RunRecorder {
         return { ...result, stream: result.stream.pipeThrough(watch) };
       },
     };
+  }
+
+  /** Makes the run's record and stores it without waiting (a failure is logged, the turn goes on). */
+  save(
+    store: Store,
+    sessionId: string,
+    assistant: AssistantMessage,
+    outcome: RunOutcome,
+    usage: RunInspection["usage"],
+    failure: { type: string; message: string } | null,
+    logger: Logger,
+  ): void {
+    const pending = outcome.kind === "pending" ? outcome.pending : null;
+    const run = this.finish(assistant, pending, usage, failure ?? undefined);
+    saveRun(store, sessionId, run).catch((error) =>
+      logger.warn("the inspector's record of a turn was not stored", {
+        session_id: sessionId,
+        error,
+      })
+    );
   }
 
   /** The record of the run as it ended. */

@@ -28,7 +28,6 @@ import { type ChatResult, chatResult, finalEvent } from "./outcome.ts";
 import { type RunContext, type RunOutcome, runTurn, type Usage } from "./run.ts";
 import { sessionEmitter } from "./events.ts";
 import { RunRecorder } from "../inspect/recorder.ts";
-import { saveRun } from "../inspect/inspections.ts";
 
 /** The model a turn plans with. */
 export interface EngineModel {
@@ -130,8 +129,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
   let checkpointed = false;
   // What the inspector shows, recorded only while DEBUG__INSPECT is on (server/inspect/).
   const recorder = options.debug.inspect ? new RunRecorder(record.turn_number, model.name) : null;
-  let recorded: RunOutcome | null = null;
-  let failed: TurnError | null = null;
+  const inspected = (ctx: RunContext) => recorder?.watch(ctx) ?? ctx;
   try {
     if (!input.started) await emit("assistant:status", { type: "agent_status", status: "started" });
     let outcome: RunOutcome = { kind: "final" };
@@ -143,30 +141,27 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
       const discovery = silent || !scope
         ? null
         : await (input.discovery ?? deps.remote.discover(scope, false));
-      const tools = turnTools({
-        backendTools: [lookAtScreen, ...options.backendTools],
-        hostTools: options.hostTools,
-        pageScopes: options.pageScopes,
-        context,
-        outputMode: assistant.output_mode,
-        warn: (message) => options.logger.warn(message),
-        remoteTools: remoteTurnTools(discovery),
-      });
-      recorder?.offered(tools);
-      const policy = options.policy ?? deps.policy ?? allowAll;
-      outcome = await runTurn({
+      outcome = await runTurn(inspected({
         sessionId: sid,
         principal,
-        model: recorder ? recorder.model(model.model) : model.model,
+        model: model.model,
         providerOptions: model.providerOptions,
         instructions: options.instructions,
-        policy: recorder ? recorder.policy(policy) : policy,
+        policy: options.policy ?? deps.policy ?? allowAll,
         trace,
         limits,
         outputMode: assistant.output_mode,
         history,
         assistant,
-        tools,
+        tools: turnTools({
+          backendTools: [lookAtScreen, ...options.backendTools],
+          hostTools: options.hostTools,
+          pageScopes: options.pageScopes,
+          context,
+          outputMode: assistant.output_mode,
+          warn: (message) => options.logger.warn(message),
+          remoteTools: remoteTurnTools(discovery),
+        }),
         remote: scope ? { tools: deps.remote, scope } : null,
         signal: controller.signal,
         usage,
@@ -179,7 +174,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
           checkpointed = true;
           return repo.saveAssistant(sid, seq, assistant);
         },
-      });
+      }));
     } catch (error) {
       const cancelled = Object.assign(new Error("cancelled"), { name: "AbortError" });
       failure = classify(controller.signal.aborted ? cancelled : error);
@@ -189,9 +184,8 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
     }
     live.accepting = false;
     traceError = failure?.type;
-    recorded = outcome;
-    failed = failure;
     const next = settle(record, assistant, outcome, failure);
+    recorder?.save(repo.store, sid, assistant, outcome, usage, failure, options.logger);
     // The pending action is written with the assistant message in one commit, before the event:
     // at the version the turn started from, else (the record changed meanwhile) at the one read
     // now; a session deleted meanwhile stays deleted.
@@ -231,16 +225,6 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
     trace?.end(traceError);
     deps.live.delete(sid);
     finish();
-    if (recorder) {
-      const pending = recorded?.kind === "pending" ? recorded.pending : null;
-      const run = recorder.finish(assistant, pending, usage, failed ?? undefined);
-      saveRun(repo.store, sid, run).catch((error) =>
-        options.logger.warn("the inspector's record of a turn was not stored", {
-          session_id: sid,
-          error,
-        })
-      );
-    }
   }
 }
 
