@@ -316,10 +316,13 @@ export class Host {
     const sent = await summarizeAttachments([...attachments, ...context.attachments ?? []]);
     keepThumbnails(body.id as string, sent);
     this.#update(["user", { id: body.id as string, content: text, attachments: sent, steering }]);
+    const closed = this.#closed.signal;
     try {
       await this.#transport.send(body);
       void this.#transport.follow?.(); // the session exists now
     } catch (error) {
+      // Cut off by a switch to another conversation: that is no failure of this one.
+      if (closed.aborted) return result;
       if (this.#exchange === exchange) this.#exchange = undefined;
       throw error;
     }
