@@ -220,6 +220,7 @@ export class RunRecorder {
     usage: RunInspection["usage"],
     error?: { type: string; message: string },
   ): RunInspection {
+    const verbs = new Map(this.#tools.filter((t) => t.verb).map((t) => [t.name, t.verb!]));
     const waits = new Map<string, string>();
     if (pending) {
       waits.set(pending.tool_call_id, waitOf(pending).waiting_for);
@@ -249,7 +250,8 @@ export class RunRecorder {
               reason: "reason" in decision ? cut(decision.reason) : null,
             }
             : null,
-          ...(c.verb ? { verb: c.verb } : {}),
+          // A remote tool's verb, from the tool as offered (the call's kind keeps its own data).
+          ...(verbs.has(c.tool_name) ? { verb: verbs.get(c.tool_name) } : {}),
           ...(c.error ? { error: cut(c.error) } : {}),
         };
       }),
