@@ -19,6 +19,7 @@ import {
   type TextStreamPart,
   type ToolSet,
 } from "ai";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { HostContext } from "../../protocol/mod.ts";
 import type { RuntimeOptions } from "../config.ts";
 import { planCompaction } from "../history/compact.ts";
@@ -108,6 +109,8 @@ export interface OpenInput {
   tools: Map<string, TurnTool>;
   /** Ends this request (the turn's cancel, or the tool-call limit). */
   signal: AbortSignal;
+  /** The model to send it to: the run's, which the inspector may have wrapped (default: the setup's). */
+  model?: LanguageModelV3;
 }
 
 interface Built {
@@ -190,7 +193,7 @@ export class ModelRequests {
         ? { ...model.profile.requestOptions, openai: { store: false } }
         : model.profile.requestOptions;
       const result = streamText({
-        model: model.model,
+        model: input.model ?? model.model,
         // Our own stable prompt, the only system message (it carries the cache breakpoint). Given
         // here, the SDK hands it to the provider without checking it against its message schema.
         system: prepared.system,

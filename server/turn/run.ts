@@ -115,6 +115,7 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
     if (ctx.signal.aborted) forward();
     else ctx.signal.addEventListener("abort", forward, { once: true });
     const sent = ctx.requests.open({
+      model: ctx.model,
       steps: assistant.steps,
       live,
       tools: ctx.tools,

@@ -31,6 +31,7 @@ import { classify, retryAllowed, type TurnError } from "./errors.ts";
 import { type ChatResult, chatResult, finalEvent } from "./outcome.ts";
 import { type RunContext, type RunOutcome, runTurn, type Usage } from "./run.ts";
 import { sessionEmitter } from "./events.ts";
+import { RunRecorder } from "../inspect/recorder.ts";
 
 /** The model a turn plans with. */
 export interface EngineModel {
@@ -136,6 +137,9 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
   const trace = deps.tracer?.turn(sid, model.name);
   let traceError: string | undefined = "the turn did not finish";
   let checkpointed = false;
+  // What the inspector shows, recorded only while DEBUG__INSPECT is on (server/inspect/).
+  const recorder = options.debug.inspect ? new RunRecorder(record.turn_number, model.name) : null;
+  const inspected = (ctx: RunContext) => recorder?.watch(ctx) ?? ctx;
   try {
     if (!input.started) await emit("assistant:status", { type: "agent_status", status: "started" });
     let outcome: RunOutcome = { kind: "final" };
@@ -150,7 +154,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
       const history = input.history !== undefined
         ? input.history
         : await loadHistory(repo.store, sid);
-      outcome = await runTurn({
+      outcome = await runTurn(inspected({
         sessionId: sid,
         principal,
         model: model.model,
@@ -192,7 +196,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
           checkpointed = true;
           return repo.saveAssistant(sid, seq, assistant);
         },
-      });
+      }));
     } catch (error) {
       const cancelled = Object.assign(new Error("cancelled"), { name: "AbortError" });
       failure = classify(controller.signal.aborted ? cancelled : error);
@@ -203,6 +207,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
     live.accepting = false;
     traceError = failure?.type;
     const next = settle(record, assistant, outcome, failure);
+    recorder?.save(repo.store, sid, assistant, outcome, usage, failure, options.logger);
     // The pending action is written with the assistant message in one commit, before the event:
     // at the version the turn started from, else (the record changed meanwhile) at the one read
     // now; a session deleted meanwhile stays deleted.
@@ -210,6 +215,8 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
     const writes = () => [repo.putMessage(sid, seq, assistant, fresh)];
     if (!input.version || !(await repo.commit(next, input.version, writes()))) {
       const entry = await repo.record(sid);
+      // The listing is the stored record's (renamed, archived, listed where it is now).
+      if (entry) next.listing = entry.value.listing;
       if (entry && !(await repo.commit(next, entry.version, writes()))) {
         throw sessionError(`Session ${sid} changed while the turn was being saved.`);
       }
