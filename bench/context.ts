@@ -27,7 +27,7 @@ const pct = (part: number, whole: number) => `${whole ? Math.round((100 * part) 
 const thousands = (n: number) => n.toLocaleString("en-US");
 
 /** Requests of turns (the summary requests carry no tools). */
-const turnRequests = (rig: Rig) => rig.server.requests.filter((r) => r.body?.tools?.length);
+const turnRequests = (rig: Rig) => rig.requests().filter((r) => r.body?.tools?.length);
 
 async function turn(
   rig: Rig,
@@ -112,9 +112,9 @@ async function cachedShare(
   try {
     const page = trackerPage({ changed: 0 });
     for (let n = 1; n <= 5; n++) await turn(rig, "share", n, page, page);
-    const before = rig.server.requests.length;
+    const before = turnRequests(rig).length;
     await rig.h.chat({ session_id: "share", content: "and now?", host_context: next });
-    const r = rig.server.requests[before];
+    const r = turnRequests(rig)[before];
     return `${pct(cachedOf(r), r.inputTokens ?? 0)} of ${thousands(r.inputTokens ?? 0)}`;
   } finally {
     await rig.close();

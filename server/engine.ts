@@ -371,7 +371,9 @@ export class Engine {
       this.hub.prepare(sid);
       // Titled beside the turn, never before it: a first message also gets its plain title now.
       if (!loaded?.record.listing?.title && model.name !== "offline") {
-        this.#titles.start(sid, body.content, model.model);
+        // With the provider's own request options: OpenAI's `store: false` holds for titles too.
+        const requestOptions = profileOf(model, this.options).requestOptions;
+        this.#titles.start(sid, body.content, model.model, requestOptions);
       }
       return await startTurn(
         this.#deps,

@@ -136,7 +136,12 @@ export class ModelTitles {
   }
 
   /** Starts a title call for the first message of a session; returns at once. */
-  start(sessionId: string, content: string, model: LanguageModel): void {
+  start(
+    sessionId: string,
+    content: string,
+    model: LanguageModel,
+    providerOptions?: Record<string, Record<string, unknown>>,
+  ): void {
     if (this.#stop.signal.aborted || this.#running.size >= TITLE_CALLS) return;
     if (!cleanTitle(content)) return;
     const signal = AbortSignal.any([this.#stop.signal, AbortSignal.timeout(TITLE_TIMEOUT_MS)]);
@@ -149,6 +154,7 @@ export class ModelTitles {
           maxOutputTokens: 24,
           maxRetries: 0,
           abortSignal: signal,
+          ...(providerOptions ? { providerOptions: providerOptions as never } : {}),
         });
         const title = cleanTitle(modelTitle(text));
         if (title) await this.#apply(sessionId, title);

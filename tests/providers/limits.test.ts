@@ -19,7 +19,7 @@ for (const kind of PROVIDER_KINDS) {
         host_context: trackerPage({ chars: 2_000 }),
       });
       assert.equal(ok.status, 200);
-      const before = rig.server.requests.length;
+      const before = rig.requests().length;
       const huge = await rig.h.chat({
         session_id: "att",
         content: "read this",
@@ -32,7 +32,7 @@ for (const kind of PROVIDER_KINDS) {
         huge.body.error.message,
         /about \d+ tokens, more than the \d+ one message may take/,
       );
-      assert.equal(rig.server.requests.length, before, "no provider saw it");
+      assert.equal(rig.requests().length, before, "no provider saw it");
       const session = await rig.h.call("GET", "/api/sessions/att");
       assert.equal(session.body.message_count, 2, "nothing was stored");
       const next = await rig.h.chat({ session_id: "att", content: "still there?" });
@@ -84,7 +84,7 @@ for (const kind of PROVIDER_KINDS) {
       assert.equal(res.status, 422);
       assert.equal(res.body.error.issues[0].path, "host_context.actions[0].description");
       assert.match(res.body.error.message, /at most 1024/);
-      assert.equal(rig.server.requests.length, 0);
+      assert.equal(rig.requests().length, 0);
     } finally {
       await rig.close();
     }
@@ -109,7 +109,7 @@ test("silent decisions are never compacted: over the budget they fail with usage
     assert.equal(failed?.error_type, "usage_limit");
     assert.match(failed!.error, /more than the \d+ this model's budget allows/);
     assert.ok(sent >= 1);
-    assert.equal(rig.server.requests.length, sent, "the request over the budget was never sent");
+    assert.equal(rig.requests().length, sent, "the request over the budget was never sent");
     assert.ok(!rig.logs.some((l) => l.includes("history compacted")), "no summary in silent mode");
   } finally {
     await rig.close();
@@ -131,11 +131,11 @@ test("HISTORY__SUMMARY_MODEL=offline writes summaries without asking the provide
     }
     assert.ok(rig.logs.some((l) => l.includes("history compacted")));
     assert.ok(
-      rig.server.requests.every((r) => r.body.tools?.length),
+      rig.requests().every((r) => r.body.tools?.length),
       "no summary request reached OpenAI",
     );
     assert.match(
-      JSON.stringify(rig.server.requests.at(-1)!.body),
+      JSON.stringify(rig.requests().at(-1)!.body),
       /<conversation_summary>[^<]*Asked: note 1\./,
     );
   } finally {

@@ -73,14 +73,14 @@ for (const kind of PROVIDER_KINDS) {
     const rig = await providerRig(kind, { brain: tracker });
     try {
       await closeIssues(rig, 50);
-      const turns = rig.server.requests.filter((r) => r.body.tools?.length);
+      const turns = rig.requests().filter((r) => r.body.tools?.length);
       assert.ok(turns.every((r) => r.status === 200), "no request refused");
       const window = WINDOWS[kind];
-      for (const r of rig.server.requests) assert.ok(r.inputTokens! <= window);
+      for (const r of rig.requests()) assert.ok(r.inputTokens! <= window);
       const compactions = rig.logs.filter((l) => l.includes("history compacted"));
       assert.ok(compactions.length >= 2, `${compactions.length} compactions`);
       // The session's own model wrote the summaries, and later requests carry them.
-      const summaries = rig.server.requests.filter((r) => !r.body.tools?.length);
+      const summaries = rig.requests().filter((r) => !r.body.tools?.length);
       assert.equal(summaries.length, compactions.length);
       assert.ok(summaries.every((r) => r.status === 200));
       assert.match(
@@ -120,7 +120,7 @@ for (const kind of PROVIDER_KINDS) {
     }, { env: { MODEL__CONTEXT_TOKENS: String(window * 2) } });
     try {
       await closeIssues(rig, 8);
-      const refused = rig.server.requests.filter((r) => r.status !== 200 || r.error);
+      const refused = rig.requests().filter((r) => r.status !== 200 || r.error);
       assert.ok(refused.length >= 1, "the provider refused at least once");
       assert.ok(rig.logs.some((l) => /history compacted.*"forced":true/.test(l)));
       for (const r of refused) {
@@ -140,14 +140,14 @@ test("after a compaction another runtime on the same store sends the same bytes,
   try {
     await closeIssues(rig, 12);
     assert.ok(rig.logs.some((l) => l.includes("history compacted")));
-    const last = rig.server.requests.at(-1)!.body;
+    const last = rig.requests().at(-1)!.body;
     const ask = await other.chat({
       session_id: "long",
       content: "close 13",
       host_context: trackerPage({ changed: 12 }),
     });
     assert.deepEqual(ask.body.pending_tool_call.arguments, { number: 13 });
-    const next = rig.server.requests.at(-1)!;
+    const next = rig.requests().at(-1)!;
     assert.equal(
       JSON.stringify(next.body.input.slice(0, last.input.length)),
       JSON.stringify(last.input),

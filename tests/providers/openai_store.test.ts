@@ -17,7 +17,7 @@ test("openai: by default no request refers to a stored response, so losing them 
     (rig.server as OpenAIResponsesServer).forget();
     const two = await rig.h.chat({ session_id: "s", content: "two" });
     assert.equal(two.body.content, "You said: two");
-    for (const r of rig.server.requests) {
+    for (const r of rig.requests()) {
       assert.equal(r.body.store, false);
       assert.doesNotMatch(JSON.stringify(r.body.input), /item_reference/);
     }
@@ -32,12 +32,12 @@ test("openai: with MODEL__OPENAI_STORE, a turn after the stored responses are lo
     await rig.h.chat({ session_id: "s", content: "one" });
     const two = await rig.h.chat({ session_id: "s", content: "two" });
     assert.equal(two.body.content, "You said: two");
-    assert.match(JSON.stringify(rig.server.requests[1].body.input), /item_reference/);
+    assert.match(JSON.stringify(rig.requests()[1].body.input), /item_reference/);
     (rig.server as OpenAIResponsesServer).forget();
     const three = await rig.h.chat({ session_id: "s", content: "three" });
     assert.equal(three.body.error, undefined);
     assert.equal(three.body.content, "You said: three");
-    const [lost, retried] = rig.server.requests.slice(2);
+    const [lost, retried] = rig.requests().slice(2);
     assert.equal(lost.status, 404);
     assert.match(lost.error.error.message, /^Item with id '.+' not found\.$/);
     assert.equal(retried.status, 200);

@@ -10,7 +10,7 @@ import { type Harness, harness } from "../../server/testing/harness.ts";
 import type { RuntimeOptions } from "../../server/config.ts";
 import { optionsFromEnv } from "../../server/env.ts";
 import type { Brain } from "./_brain.ts";
-import type { ProviderServer, ProviderServerOptions } from "./_server.ts";
+import type { ProviderServer, ProviderServerOptions, RecordedRequest } from "./_server.ts";
 import { anthropicMessagesServer } from "./anthropic_messages.ts";
 import { chatCompletionsServer } from "./chat_completions.ts";
 import { openaiResponsesServer } from "./openai_responses.ts";
@@ -29,7 +29,21 @@ export interface Rig {
   logs: string[];
   /** The environment the runtime was given (to start another runtime like it). */
   env: Record<string, string>;
+  /** The requests the server answered, but for conversation titles (made beside the turn, in any order). */
+  requests(): RecordedRequest[];
   close(): Promise<void>;
+}
+
+/**
+ * Whether a request is the runtime's background call for a conversation's title.
+ *
+ * @example
+ * ```ts
+ * server.requests.filter((r) => !isTitleRequest(r));
+ * ```
+ */
+export function isTitleRequest(request: RecordedRequest): boolean {
+  return JSON.stringify(request.body ?? null).includes("Write a short title");
 }
 
 /** The key every rig configures (the servers accept it). */
@@ -79,6 +93,7 @@ export async function providerRig(
     h,
     logs,
     env: all,
+    requests: () => started.requests.filter((r) => !isTitleRequest(r)),
     close: async () => {
       await h.close();
       await started.close();

@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import type { Brain } from "./_brain.ts";
 import { anthropicMessagesServer } from "./anthropic_messages.ts";
 import { openaiResponsesServer } from "./openai_responses.ts";
-import { TEST_KEY } from "./rig.ts";
+import { isTitleRequest, TEST_KEY } from "./rig.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -72,7 +72,7 @@ for (const kind of ["openai", "anthropic"] as const) {
           body: JSON.stringify({ session_id: "start", content }),
         })).json();
       assert.equal((await chat("hi")).content, "Hello.");
-      const body = server.requests[0].body;
+      const body = server.requests.find((r) => !isTitleRequest(r))!.body;
       if (kind === "openai") assert.equal(body.store, false);
       else assert.equal(body.max_tokens, 8_192);
       fail = true;

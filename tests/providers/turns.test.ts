@@ -60,13 +60,13 @@ for (const kind of PROVIDER_KINDS) {
       assert.match(done.body.content, /Done: \{"closed":3\}/);
       const again = await rig.h.chat({ session_id: "rt", content: "thanks" });
       assert.equal(again.body.content, "You said: thanks");
-      assert.equal(rig.server.requests.length, 3);
-      for (const r of rig.server.requests) {
+      assert.equal(rig.requests().length, 3);
+      for (const r of rig.requests()) {
         assert.equal(r.status, 200);
         assertProviderRules(kind, r.body);
       }
       // Usage on every provider, cached tokens apart: the result adds up the server's own figures.
-      const usage = rig.server.requests[2].usage;
+      const usage = rig.requests()[2].usage;
       const input = kind === "anthropic"
         ? usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens
         : usage.input_tokens ?? usage.prompt_tokens;
@@ -109,7 +109,7 @@ for (const kind of PROVIDER_KINDS) {
         tool_result: "one closed",
       });
       assert.deepEqual(second.body.pending_tool_call.arguments, { number: 2 });
-      assert.equal(rig.server.requests.length, 1, "no model request between queued calls");
+      assert.equal(rig.requests().length, 1, "no model request between queued calls");
       const last = await rig.h.chat({
         session_id: "q",
         content: "",
@@ -117,7 +117,7 @@ for (const kind of PROVIDER_KINDS) {
         tool_result: "two closed",
       });
       assert.match(last.body.content, /"one closed" "two closed"/);
-      assert.equal(rig.server.requests.at(-1)!.status, 200);
+      assert.equal(rig.requests().at(-1)!.status, 200);
     } finally {
       await rig.close();
     }
@@ -131,7 +131,7 @@ for (const kind of PROVIDER_KINDS) {
       execute: () => new Promise((r) => setTimeout(() => r("found"), 300)),
     };
     const brain: Brain = (r) =>
-      r.index === 0 ? { calls: [{ name: "lookup", arguments: {} }] } : {
+      !r.messages.some((m) => m.results.length) ? { calls: [{ name: "lookup", arguments: {} }] } : {
         text: `steered by: ${
           r.messages.filter((m) => m.role === "user").map((m) => spokenText(m)).join(" | ")
         }`,
@@ -144,7 +144,7 @@ for (const kind of PROVIDER_KINDS) {
         headers: sse,
         body: JSON.stringify({ session_id: "st", content: "find it", host_context: page() }),
       })).then((r: Response) => r.text());
-      while (rig.server.requests.length < 1) await new Promise((r) => setTimeout(r, 10));
+      while (rig.requests().length < 1) await new Promise((r) => setTimeout(r, 10));
       const steer = await rig.h.app.request("/api/chat", {
         method: "POST",
         headers: sse,
@@ -158,7 +158,7 @@ for (const kind of PROVIDER_KINDS) {
       await steer.text();
       const stream = await turn;
       assert.match(stream, /steered by: find it \| only open ones/);
-      assert.equal(rig.server.requests[1].status, 200);
+      assert.equal(rig.requests()[1].status, 200);
     } finally {
       await rig.close();
     }
@@ -207,11 +207,13 @@ for (const kind of PROVIDER_KINDS) {
     const png =
       "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
     const brain: Brain = (r) =>
-      r.index === 0 ? { calls: [{ name: "look_at_screen", arguments: {} }] } : {
-        text: `images: ${r.messages.flatMap((m) => m.results.map((x) => x.images)).join(",")}; ${
-          r.messages.flatMap((m) => m.results.map((x) => x.output)).join(" ")
-        }`,
-      };
+      !r.messages.some((m) => m.results.length)
+        ? { calls: [{ name: "look_at_screen", arguments: {} }] }
+        : {
+          text: `images: ${r.messages.flatMap((m) => m.results.map((x) => x.images)).join(",")}; ${
+            r.messages.flatMap((m) => m.results.map((x) => x.output)).join(" ")
+          }`,
+        };
     const rig = await providerRig(kind, { brain });
     try {
       const res = await rig.h.chat({
@@ -227,7 +229,7 @@ for (const kind of PROVIDER_KINDS) {
         },
       });
       assert.equal(res.body.error, undefined);
-      const sent = JSON.stringify(rig.server.requests[1].body);
+      const sent = JSON.stringify(rig.requests()[1].body);
       if (kind === "chat") {
         assert.match(res.body.content, /images: 0; .*could not be shown/);
         assert.ok(!sent.includes(png), "no base64 in a tool message");
