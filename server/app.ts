@@ -20,6 +20,7 @@ import { streamTurn } from "./transports/sse.ts";
 import { corsFor } from "./http/cors.ts";
 import { parseAfter, streamSessionEvents } from "./transports/sse_resume.ts";
 import { runAgui } from "./transports/agui.ts";
+import { aguiCapabilities } from "./transports/_agui_capabilities.ts";
 import { integrationRoutes } from "./remote-tools/routes.ts";
 import { registerConfiguredSecrets } from "./secrets.ts";
 import { ConfigError } from "./env.ts";
@@ -226,6 +227,7 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
       await readJson(c.req.raw, options.limits),
     );
   });
+  app.get("/api/agui/capabilities", (c) => c.json(aguiCapabilities()));
   app.route("/api/approvals", approvalRoutes());
   app.delete("/api/sessions/:id", async (c) => {
     await c.get("engine").deleteSession(c.get("principal"), sid(c));
