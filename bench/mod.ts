@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: prints every figure; never passes or fails on time.
- * Run one part with `npm run bench -- core` (core, transports, stores, load, sizes, screenshot, policy, offline, remote).
+ * Run one part with `npm run bench -- core` (core, transports, stores, load, sizes, screenshot, policy, offline, remote, sessions).
  *
  * @module
  */
@@ -21,6 +21,7 @@ const parts: Record<string, () => Promise<unknown>> = {
   policy: async () => (await import("./policy.ts")).benchPolicy(),
   offline: async () => (await import("./offline.ts")).benchOffline(),
   remote: async () => (await import("./remote.ts")).benchRemote(),
+  sessions: async () => (await import("./sessions.ts")).benchSessions(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => a in parts);

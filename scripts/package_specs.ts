@@ -51,9 +51,17 @@ export const PACKAGES: Record<"web" | "runtime", PackageSpec> = {
       "./client": "./client/mod.ts",
       "./elements": "./elements/mod.ts",
       "./elements/define": "./elements/define.ts",
+      "./elements/threads": "./elements/define_threads.ts",
+      "./elements/inspector": "./elements/define_inspector.ts",
     },
     optionalPeers: [],
-    sideEffects: ["./elements/define.js", "./browser/*.js"],
+    sideEffects: [
+      "./elements/define.js",
+      "./elements/define_threads.js",
+      "./elements/define_inspector.js",
+      "./elements/_lazy_kit.js",
+      "./browser/*.js",
+    ],
     browserFile: true,
   },
   runtime: {

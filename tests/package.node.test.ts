@@ -170,7 +170,7 @@ describe("the npm packages installed into new projects", () => {
   test("the front-end install holds the page's packages and no server package", async () => {
     const { packages, bytes } = await installed(webApp);
     console.log(`front-end project: ${packages.length} packages, ${(bytes / 1e6).toFixed(1)} MB`);
-    for (const name of ["@tether/web", "lit", "idb", "zod", "socket.io-client"]) {
+    for (const name of ["@tether/web", "lit", "zod", "socket.io-client"]) {
       assert.ok(packages.includes(name), `${name} is installed`);
     }
     for (
@@ -191,7 +191,7 @@ describe("the npm packages installed into new projects", () => {
     console.log(
       `server project: ${server.packages.length} packages, ${(server.bytes / 1e6).toFixed(1)} MB`,
     );
-    for (const name of ["lit", "idb", "redis", "postgres", "@deno/kv"]) {
+    for (const name of ["lit", "redis", "postgres", "@deno/kv"]) {
       assert.ok(!server.packages.includes(name), `${name} is not installed for the runtime`);
     }
   });
