@@ -15,7 +15,7 @@ import { HoldWatcher, type HoldWatcherOptions } from "./holds.ts";
 import type { PolicyHook } from "../tools/policy.ts";
 import { localBackend } from "./local_backend.ts";
 import { LocalPolicyEngine } from "./local_engine.ts";
-import { harnessSlug, type PolicyOptions } from "./options.ts";
+import type { PolicyOptions } from "./options.ts";
 import { zentinelleBackend } from "./zentinelle_backend.ts";
 
 /** The gate as the runtime holds it. */
@@ -29,7 +29,12 @@ export interface PolicyRuntime {
   local: LocalPolicyEngine | null;
   options: PolicyOptions;
   clock: HoldClock;
-  /** Resumes polling the holds a previous run left in the store. */
+  logger: Logger;
+  /**
+   * Checks the policy service (Zentinelle's version probe), then resumes
+   * polling the holds a previous run left in the store. Throws, naming what
+   * the service lacks, when the service is one Tether cannot work with.
+   */
   start(): Promise<void>;
   /** Stops polling holds and watching the policy file. */
   close(): Promise<void>;
@@ -46,7 +51,7 @@ export interface PolicyHost {
  *
  * @example
  * ```ts
- * const policy = await createPolicy(resolvePolicyOptions(), memoryStore(), "offline", log, {
+ * const policy = await createPolicy(resolvePolicyOptions(), memoryStore(), log, {
  *   release: (sid, callId, verdict) => engine.resumeHeld(sid, callId, verdict),
  * });
  * ```
@@ -54,14 +59,13 @@ export interface PolicyHost {
 export async function createPolicy(
   options: PolicyOptions,
   store: Store,
-  modelName: string,
   logger: Logger,
   host: PolicyHost,
 ): Promise<PolicyRuntime> {
   for (const key of Object.keys(options.agentKeys)) registerSecret(key);
   registerSecret(options.zentinelleKey);
   registerSecret(options.approvalSecret);
-  const harness = options.harness ?? harnessSlug(modelName);
+  const described = { harness: options.harness, cwd: options.cwd };
   if (options.backend === "zentinelle") {
     if (!options.zentinelleUrl || !options.zentinelleKey) {
       throw new Error(
@@ -72,8 +76,10 @@ export async function createPolicy(
       url: options.zentinelleUrl,
       key: options.zentinelleKey,
       timeoutMs: options.timeoutMs,
+      harness: options.harness,
     });
-    return assemble(new PolicyGate(backend, harness), null, options, store, logger, host, () => {});
+    const gate = new PolicyGate(backend, described);
+    return assemble(gate, null, options, store, logger, host, () => {});
   }
   const engine = new LocalPolicyEngine({
     store,
@@ -81,6 +87,7 @@ export async function createPolicy(
     now: options.now,
     secret: options.approvalSecret,
     log: (msg, fields) => logger.info(msg, fields),
+    contentCapture: options.contentCapture,
   });
   let stop = () => {};
   if (options.file) {
@@ -96,7 +103,7 @@ export async function createPolicy(
     engine.setPolicies(file.initial);
     stop = file.stop;
   }
-  const gate = new PolicyGate(localBackend(engine, options.agentId), harness);
+  const gate = new PolicyGate(localBackend(engine, options.agentId), described);
   return assemble(gate, engine, options, store, logger, host, stop);
 }
 
@@ -125,7 +132,17 @@ function assemble(
     local,
     options,
     clock,
-    start: () => holds.start(),
+    logger,
+    async start() {
+      const probed = await gate.probe();
+      if (!probed.ok && probed.final) throw new Error(probed.reason);
+      if (!probed.ok) {
+        logger.warn("the policy service could not be checked; calls are refused until it can", {
+          reason: probed.reason,
+        });
+      }
+      await holds.start();
+    },
     async close() {
       stopFile();
       await holds.stop();
