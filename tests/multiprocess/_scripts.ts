@@ -23,7 +23,8 @@ const textOf = (message: Prompt[number]): string =>
     : message.content.map((p) => (p.type === "text" ? p.text : "")).join("");
 
 /**
- * Whether the prompt ends with a tool result (a context update after it does not count).
+ * Whether the prompt ends with a tool result (a context update after it does not count, in full
+ * or as the note that the page is unchanged).
  *
  * @example
  * ```ts
@@ -33,7 +34,7 @@ const textOf = (message: Prompt[number]): string =>
 export function answered(prompt: Prompt): boolean {
   for (let i = prompt.length - 1; i >= 0; i--) {
     const message = prompt[i];
-    if (message.role === "user" && textOf(message).trimStart().startsWith("<host_context>")) {
+    if (message.role === "user" && textOf(message).trimStart().startsWith("<host_context")) {
       continue;
     }
     return message.role === "tool";
