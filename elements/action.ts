@@ -155,9 +155,3 @@ export class TetherAction extends LitElement {
     return nothing;
   }
 }
-
-declare global {
-  interface HTMLElementTagNameMap {
-    "tether-action": TetherAction;
-  }
-}

@@ -118,6 +118,7 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
       model: e.model.name,
       offline: e.model.name === "offline",
       store: e.store.name,
+      ...(e.policy ? { policy: e.policy.status() } : {}),
     });
   });
 
