@@ -283,6 +283,18 @@ describe("the READMEs in projects of their own, from the packed packages", () =>
     await server.serve(block(text, "tools-start"));
     await server.run(block(text, "tools-walkthrough"));
     await server.run(block(text, "runtime-readme-check"));
+    // The command alone: an empty project with nothing but the runtime package installed.
+    const empty = join(tmp, "check-project");
+    await mkdir(empty);
+    await writeFile(join(empty, "package.json"), JSON.stringify({ name: "x", private: true }));
+    await run(npm, [...NPM_INSTALL, "--loglevel=error", tarballs["@tether/runtime"]], empty);
+    const tools = `http://127.0.0.1:${server.ports.get(7200)}`;
+    const out = await run("npx", ["tether-check-host", tools, "a-secret-of-16-chars"], empty);
+    assert.match(out, /^ok +auth\.wrong_secret: 401/m);
+    assert.match(out, /the host follows the contract/);
+    const wrong = await run("npx", ["tether-check-host", tools, "not-the-secret-at-all"], empty)
+      .then(() => "exit 0", (error: Error) => error.message);
+    assert.match(wrong, /: 1\n[\s\S]*FAIL/, "a wrong secret is reported and exits 1");
     await server.stop();
   });
 
