@@ -1,15 +1,21 @@
 /**
- * Everything a page needs at once: every element defined, plus the whole
- * element and client API. It is `@tether/web`'s main entry (`.`), the entry
- * `scripts/size-elements.ts` measures against the size budget, and what
- * `scripts/browser-file.ts` bundles into the prebuilt
- * `@tether/web/browser/tether.js`.
+ * Tether for the page: a framework-free SDK that tells the runtime
+ * (`@tether/runtime`) what is on screen and runs the actions the model calls
+ * exactly once, and web components (`<tether-chat>`, `<tether-view>`,
+ * `<tether-action>`, `<tether-confirm>`, `<tether-card>`) for any page.
+ *
+ * This entry is everything at once: every element defined, plus the whole
+ * element and client API. It is `@tether/web`'s main entry (`.`), what
+ * `scripts/browser-file.ts` bundles into the prebuilt `browser/tether.js`, and
+ * what `scripts/size-elements.ts` holds to the size budget. For less, import
+ * `./client` (the SDK alone) or `./elements/define`.
  *
  * @example
  * ```ts
- * import { createHost } from "@tether/web";
+ * import { createHost, type TetherChat } from "@tether/web";
  *
- * document.querySelector("tether-chat")!.host = createHost({ runtimeUrl: "http://127.0.0.1:7100" });
+ * const chat = document.querySelector<TetherChat>("tether-chat")!;
+ * chat.host = createHost({ runtimeUrl: "http://127.0.0.1:7100" });
  * ```
  *
  * @module
