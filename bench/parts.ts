@@ -29,5 +29,6 @@ export const BENCH_PARTS: Record<string, () => Promise<unknown>> = {
   policy: async () => (await import("./policy.ts")).benchPolicy(),
   offline: async () => (await import("./offline.ts")).benchOffline(),
   remote: async () => (await import("./remote.ts")).benchRemote(),
+  sessions: async () => (await import("./sessions.ts")).benchSessions(),
   compare: async () => (await import("./compare.ts")).benchCompare(),
 };

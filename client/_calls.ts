@@ -138,6 +138,7 @@ export class CallRunner {
     const { journal } = this.#link;
     await journal.put(entry);
     const confirming = entry.state === "confirming";
+    let began = !confirming;
     this.#link.emit(confirming ? "action:confirm" : "action:start", { call });
     const { outcome, result } = await runAction(
       this.#link.registry.actions.get(entry.toolName),
@@ -145,14 +146,19 @@ export class CallRunner {
       {
         timeout: this.#link.timeout,
         signal: this.#link.signal(),
+        withdraw: this.#link.closed,
         // From here on a reload cannot know what the handler did.
         started: async () => {
+          began = true;
           if (!confirming) return;
           await journal.put({ ...entry, state: "started" });
           this.#link.emit("action:start", { call });
         },
       },
     );
+    // Left before the user answered (another conversation, a closed host): nothing ran, and
+    // the journal still says `confirming`, so the question comes back with the conversation.
+    if (!began && this.#link.closed.aborted) return;
     await this.#finish(entry, outcome, result);
   }
 

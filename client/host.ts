@@ -18,6 +18,7 @@ import type {
   HostContext,
   NavigationTarget,
   PendingAction,
+  SessionSummary,
   View,
 } from "./_protocol.ts";
 import { ContextRegistry, type Disposer, type Source } from "./context.ts";
@@ -41,6 +42,7 @@ import { sseTransport } from "./sse_transport.ts";
 import type { ConnectionState, Transport } from "./transport.ts";
 import { offerToWebMcp } from "./webmcp.ts";
 import { pendingCall, waitingFor } from "./pending.ts";
+import { listQuery, type Sessions } from "./sessions.ts";
 
 import type { ActionOptions, HostOptions, SendOptions } from "./host_options.ts";
 export type { ActionOptions, HostOptions, SendOptions };
@@ -57,15 +59,16 @@ interface Exchange {
   final?: FinalResponse;
 }
 
-const defaultSession = (runtimeUrl: string): string => {
+/** The tab's session (kept across reloads), or `id` made the tab's from now on. */
+const tabSession = (runtimeUrl: string, id?: string): string => {
   const key = `tether:session:${runtimeUrl}`;
   try {
-    const id = sessionStorage.getItem(key) ?? newId("s-");
+    id ??= sessionStorage.getItem(key) ?? newId("s-");
     sessionStorage.setItem(key, id);
-    return id;
   } catch {
-    return newId("s-");
+    // Storage refused (a sandboxed frame): the session lasts as long as the page.
   }
+  return id ?? newId("s-");
 };
 
 /**
@@ -83,57 +86,57 @@ const defaultSession = (runtimeUrl: string): string => {
 export class Host {
   /** The conversation state; subscribe to render it. */
   readonly state: Store<HostState>;
+  /** The person's conversations: list, rename, archive, switch. */
+  readonly sessions: Sessions;
   #options: HostOptions;
   #registry: ContextRegistry;
-  #transport: Transport;
+  #transport!: Transport;
   #journal: Journal;
-  #runner: CallRunner;
+  #runner!: CallRunner;
   #listeners = new Map<string, Set<(payload: never) => void>>();
   #lastSeq = 0;
   #connected?: Promise<void>;
   #exchange?: Exchange;
   #turnCall?: PendingToolCall;
   #cancel = new AbortController();
-  #closed = new AbortController();
+  /** Aborted when the host is closed or switches to another conversation. */
+  #closed!: AbortController;
   #decisions = new Map<string, string>();
   /** Calls this page saw held for approval in its own exchange (or on load): it runs them if they come back as host calls. */
   #held = new Set<string>();
   #withdrawals = new Set<() => void>();
   /** Closed until the stored conversation is read, and again while it is read for another tab's turn. */
-  #gate = new HeldEvents((name, payload) => this.#handle(name, payload));
+  #gate!: HeldEvents;
   /** Whether the stored conversation was read (or the session found new). */
   #loaded = false;
+  /** Resolves the `switch()` in flight once the stored conversation is read. */
+  #synced?: () => void;
 
   constructor(options: HostOptions) {
     this.#options = options;
-    const sessionId = options.sessionId ?? defaultSession(options.runtimeUrl);
+    const sessionId = options.sessionId ?? tabSession(options.runtimeUrl);
     this.state = createStore<HostState>(initialState(sessionId));
     this.#registry = new ContextRegistry(
       options.host ?? { name: globalThis.location?.hostname || "browser", kind: "browser" },
     );
     this.#journal = options.journal ??
       (globalThis.indexedDB ? indexedDbJournal() : memoryJournal());
-    this.#transport = (options.transport ?? sseTransport())({
-      runtimeUrl: options.runtimeUrl,
-      sessionId,
-      headers: options.headers,
-      lastSeq: () => this.#lastSeq,
-      event: (name, payload) => this.#onEvent(name, payload),
-      state: (state) => this.#onConnection(state),
-    });
-    this.#runner = new CallRunner({
-      sessionId,
-      journal: this.#journal,
-      registry: this.#registry,
-      timeout: options.actionTimeout ?? 30_000,
-      send: (body) => {
-        this.#exchange ??= { resolve() {}, reject() {} };
-        return this.#transport.send(body);
-      },
-      emit: (name, payload) => this.#dispatch(name, payload),
-      signal: () => this.#cancel.signal,
-      closed: this.#closed.signal,
-    });
+    this.#open(sessionId);
+    const api = <T>(path: string, method = "GET", body?: unknown) =>
+      jsonRequest<T>(
+        runtimeHref(options.runtimeUrl, path),
+        method,
+        headersOf(options.headers),
+        body,
+      );
+    const patch = (id: string, body: unknown) =>
+      api<SessionSummary>(`api/sessions/${encodeURIComponent(id)}`, "PATCH", body);
+    this.sessions = {
+      list: (o) => api(listQuery(o)),
+      rename: (id, title) => patch(id, { title }),
+      archive: (id, archived = true) => patch(id, { archived }),
+      switch: (id) => this.#switch(id ?? newId("s-")),
+    };
     if (options.screenshots === "on-request") {
       this.action("take_screenshot", {
         description:
@@ -147,6 +150,71 @@ export class Host {
   /** The session of the conversation. */
   get sessionId(): string {
     return this.state.get().sessionId;
+  }
+
+  /** What the host was made with (the runtime URL and headers the inspector asks with). */
+  get options(): Readonly<HostOptions> {
+    return this.#options;
+  }
+
+  /** The transport's name (`sse`, `socket.io`, or a custom one's). */
+  get transport(): string {
+    return this.#transport.name ?? "custom";
+  }
+
+  /** A transport and a call runner for `sessionId`; events of an earlier one are dropped. */
+  #open(sessionId: string): void {
+    const closed = this.#closed = new AbortController();
+    const live = <A extends unknown[]>(fn: (...args: A) => void) => (...args: A) =>
+      closed.signal.aborted || fn(...args);
+    this.#gate = new HeldEvents(live((name, payload) => this.#handle(name, payload)));
+    const transport = this.#transport = (this.#options.transport ?? sseTransport())({
+      runtimeUrl: this.#options.runtimeUrl,
+      sessionId,
+      headers: this.#options.headers,
+      lastSeq: () => this.#lastSeq,
+      event: live((name, payload) => this.#onEvent(name, payload)),
+      state: live((state) => this.#onConnection(state)),
+    });
+    this.#runner = new CallRunner({
+      sessionId,
+      journal: this.#journal,
+      registry: this.#registry,
+      timeout: this.#options.actionTimeout ?? 30_000,
+      send: (body) => {
+        this.#exchange ??= { resolve() {}, reject() {} };
+        return transport.send(body);
+      },
+      emit: live((name, payload) => this.#dispatch(name, payload)),
+      signal: () => this.#cancel.signal,
+      closed: closed.signal,
+    });
+  }
+
+  /**
+   * Leaves this conversation for `sessionId`: its transport closes, a
+   * confirmation it asks for is withdrawn (asked again on return: nothing
+   * ran), a result not yet delivered stays in the journal, and the host
+   * follows the other conversation from its stored state.
+   */
+  #switch(sessionId: string): Promise<void> {
+    if (sessionId === this.sessionId) return this.connect();
+    this.#closed.abort();
+    this.#transport.close();
+    this.#finish();
+    this.#turnCall = undefined;
+    this.#held.clear();
+    this.#lastSeq = 0;
+    this.#loaded = false;
+    this.#connected = undefined;
+    if (!this.#options.sessionId) tabSession(this.#options.runtimeUrl, sessionId);
+    this.state.set(() => initialState(sessionId));
+    this.#open(sessionId);
+    // A switch still loading is over: the one before resolves too.
+    this.#synced?.();
+    const synced = new Promise<void>((resolve) => (this.#synced = resolve));
+    void this.connect().catch(() => {});
+    return synced;
   }
 
   /** Shows what is on screen (the latest view registered wins); pass a function to have it read at each message. */
@@ -248,10 +316,13 @@ export class Host {
     const sent = await summarizeAttachments([...attachments, ...context.attachments ?? []]);
     keepThumbnails(body.id as string, sent);
     this.#update(["user", { id: body.id as string, content: text, attachments: sent, steering }]);
+    const closed = this.#closed.signal;
     try {
       await this.#transport.send(body);
       void this.#transport.follow?.(); // the session exists now
     } catch (error) {
+      // Cut off by a switch to another conversation: that is no failure of this one.
+      if (closed.aborted) return result;
       if (this.#exchange === exchange) this.#exchange = undefined;
       throw error;
     }
@@ -460,17 +531,20 @@ export class Host {
 
   /** Merges the stored conversation into the state, holding live events back meanwhile. */
   async #sync(): Promise<void> {
-    this.#gate.close();
+    const gate = this.#gate;
+    const closed = this.#closed.signal;
+    gate.close();
     try {
       const { messages } = await this.#get<{ messages: StoredMessage[] }>(
         "/messages",
         AbortSignal.timeout(10_000),
       );
-      this.#update(["history", await chatMessages(messages)]);
+      const history = await chatMessages(messages);
+      if (!closed.aborted) this.#update(["history", history]);
     } catch {
       // Without the stored conversation the live events still tell what happens now.
     } finally {
-      this.#gate.open();
+      gate.open();
     }
   }
 
@@ -481,6 +555,8 @@ export class Host {
    * later in the background.
    */
   async #recover(delay = 500): Promise<void> {
+    const closed = this.#closed.signal;
+    const [gate, runner, transport] = [this.#gate, this.#runner, this.#transport];
     let info: SessionInfo | null;
     try {
       // `missing=null`: a session not started yet is 200 null, not a 404 the console shows as an error.
@@ -489,18 +565,23 @@ export class Host {
       const status = (error as { status?: number }).status ?? 0;
       if (status === 404) info = null;
       else {
-        this.#gate.open();
-        if ((status === 0 || status >= 500) && !this.#closed.signal.aborted) {
-          setTimeout(() => this.#recover(Math.min(delay * 2, 5_000)).catch(() => {}), delay);
+        gate.open();
+        this.#synced?.();
+        if ((status === 0 || status >= 500) && !closed.aborted) {
+          setTimeout(
+            () => closed.aborted || this.#recover(Math.min(delay * 2, 5_000)).catch(() => {}),
+            delay,
+          );
         }
         return;
       }
     }
-    if (info) await this.#transport.follow?.();
-    if (!this.#loaded) {
+    if (info) await transport.follow?.();
+    if (!this.#loaded && !closed.aborted) {
       this.#loaded = true;
       if (info?.message_count) await this.#sync();
     }
+    if (closed.aborted) return;
     const pending = info?.pending_action ?? null;
     const waits = pending ? waitingFor(pending) : undefined;
     // A preview or a hold is shown again as it was (nothing ran); only a host call is the runner's.
@@ -508,8 +589,9 @@ export class Host {
       if (waits === "approval") this.#held.add(pending.tool_call_id);
       this.#update(["pending", pendingCall(pending)]);
     }
-    this.#gate.open();
-    await this.#runner.recover(waits === "host" ? pending : null).catch((error) =>
+    gate.open();
+    this.#synced?.();
+    await runner.recover(waits === "host" ? pending : null).catch((error) =>
       this.#finish(error.status === 409 ? undefined : error)
     );
   }

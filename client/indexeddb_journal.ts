@@ -1,11 +1,12 @@
 /**
- * The IndexedDB journal (with `idb`): survives reloads and is shared by every
- * tab of the origin; `claim` is an `add`, which IndexedDB refuses for a key
- * that exists, so two tabs can never both start one call.
+ * The IndexedDB journal: survives reloads and is shared by every tab of the
+ * origin; `claim` is an `add`, which IndexedDB refuses for a key that
+ * exists, so two tabs can never both start one call. Written on IndexedDB's
+ * own requests (a few lines of it, where a wrapper library cost the SDK's
+ * download 3 KB).
  *
  * @module
  */
-import { type IDBPDatabase, openDB } from "idb";
 import { type Journal, type JournalEntry, tombstone } from "./journal.ts";
 
 /**
@@ -27,6 +28,20 @@ export interface IndexedDbJournalOptions {
 
 const STORE = "calls";
 
+/** The result of a request. */
+const done = <T>(request: IDBRequest<T>): Promise<T> =>
+  new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+
+/** Resolves when a transaction has committed. */
+const committed = (tx: IDBTransaction): Promise<void> =>
+  new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = tx.onabort = () => reject(tx.error);
+  });
+
 /**
  * A journal in IndexedDB: the default of `createHost()` in browsers.
  *
@@ -36,28 +51,39 @@ const STORE = "calls";
  * ```
  */
 export function indexedDbJournal(options: IndexedDbJournalOptions = {}): Journal {
-  let db: Promise<IDBPDatabase> | undefined;
+  let db: Promise<IDBDatabase> | undefined;
   const open = () =>
-    db ??= openDB(options.name ?? "tether", 1, {
-      upgrade: (d) => void d.createObjectStore(STORE, { keyPath: ["sessionId", "callId"] }),
+    db ??= new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(options.name ?? "tether", 1);
+      request.onupgradeneeded = () =>
+        request.result.createObjectStore(STORE, { keyPath: ["sessionId", "callId"] });
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
     }).then(async (d) => {
+      // Old entries go when the journal opens; the cursor walks inside one transaction.
       const now = Date.now();
       const tx = d.transaction(STORE, "readwrite");
-      for (let cursor = await tx.store.openCursor(); cursor; cursor = await cursor.continue()) {
-        const entry = cursor.value as JournalEntry;
+      const cursor = tx.objectStore(STORE).openCursor();
+      cursor.onsuccess = () => {
+        const at = cursor.result;
+        if (!at) return;
+        const entry = at.value as JournalEntry;
         const maxAge = entry.state === "settled"
           ? options.settledMaxAge ?? 86_400_000
           : options.maxAge ?? 7 * 86_400_000;
-        if (entry.startedAt < now - maxAge) await cursor.delete();
-      }
-      await tx.done;
+        if (entry.startedAt < now - maxAge) at.delete();
+        at.continue();
+      };
+      await committed(tx);
       return d;
     });
-  const range = (sessionId: string) => IDBKeyRange.bound([sessionId, ""], [sessionId, "\uffff"]);
+  const store = async (mode: IDBTransactionMode = "readonly") =>
+    (await open()).transaction(STORE, mode).objectStore(STORE);
   return {
     async claim(entry) {
       try {
-        await (await open()).add(STORE, entry);
+        const calls = await store("readwrite");
+        await Promise.all([done(calls.add(entry)), committed(calls.transaction)]);
         return true;
       } catch (error) {
         if ((error as DOMException).name === "ConstraintError") return false;
@@ -65,20 +91,24 @@ export function indexedDbJournal(options: IndexedDbJournalOptions = {}): Journal
       }
     },
     async put(entry) {
-      await (await open()).put(STORE, entry);
+      const calls = await store("readwrite");
+      calls.put(entry);
+      await committed(calls.transaction);
     },
     async get(sessionId, callId) {
-      return await (await open()).get(STORE, [sessionId, callId]);
+      return await done((await store()).get([sessionId, callId]));
     },
     async list(sessionId) {
-      const all: JournalEntry[] = await (await open()).getAll(STORE, range(sessionId));
+      const range = IDBKeyRange.bound([sessionId, ""], [sessionId, "\uffff"]);
+      const all: JournalEntry[] = await done((await store()).getAll(range));
       return all.sort((a, b) => a.startedAt - b.startedAt);
     },
     async settle(sessionId, callId) {
-      const tx = (await open()).transaction(STORE, "readwrite");
-      const entry: JournalEntry | undefined = await tx.store.get([sessionId, callId]);
-      if (entry) await tx.store.put(tombstone(entry));
-      await tx.done;
+      // Read and rewrite in one transaction: its requests run in order, nothing awaited between.
+      const calls = await store("readwrite");
+      const read = calls.get([sessionId, callId]);
+      read.onsuccess = () => read.result && calls.put(tombstone(read.result));
+      await committed(calls.transaction);
     },
   };
 }

@@ -33,6 +33,10 @@
  * Silent decisions for an independent controller: `host.decide(content)`
  * then `host.receipt(callId, result)`.
  *
+ * A person's conversations: `host.sessions.list()` (newest first, a page at a
+ * time), `.rename(id, title)`, `.archive(id)` and `.switch(id)`, which makes
+ * the host follow that conversation with its messages and pending call.
+ *
  * A remote tool's action waits for the user: `state.pending` carries its
  * preview and confirmations (`waitingFor(pending) === "confirmation"`), and
  * `host.answer(callId, "apply" | "cancel")` answers it (a delete twice). A
@@ -97,10 +101,15 @@ export type {
   HostAction,
   HostContext,
   HostInfo,
+  InspectionView,
   JsonSchema,
   NavigationTarget,
   PendingAction,
+  RunInspection,
+  SessionList,
+  SessionSummary,
   Verb,
   View,
   WaitingFor,
 } from "./_protocol.ts";
+export type { ListOptions as SessionListOptions, Sessions } from "./sessions.ts";

@@ -102,6 +102,8 @@ export async function runAction(
     signal?: AbortSignal;
     /** Called right before the handler starts (after a confirmation, if any). */
     started?: () => Promise<void> | void;
+    /** Withdraws an open confirmation without an answer (the host left the conversation). */
+    withdraw?: AbortSignal;
   } = {},
 ): Promise<ActionOutcome> {
   const name = call.tool_name;
@@ -116,8 +118,14 @@ export async function runAction(
   // Stopped before it began (Stop pressed as the call arrived): nothing runs, and nothing changed.
   if (options.signal?.aborted) return { outcome: "declined", result: declinedResult(name) };
   if (definition.confirm) {
-    // The question waits as long as the user needs; only Stop (the signal) withdraws it.
-    const signal = options.signal ?? new AbortController().signal;
+    // The question waits as long as the user needs; only Stop (the signal) or leaving withdraws it.
+    const asking = new AbortController();
+    const withdraw = () => asking.abort();
+    for (const s of [options.signal, options.withdraw]) {
+      if (s?.aborted) withdraw();
+      s?.addEventListener("abort", withdraw, { once: true });
+    }
+    const signal = asking.signal;
     let applied = false;
     try {
       const args = checked.value as Record<string, unknown>;

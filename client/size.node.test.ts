@@ -21,7 +21,7 @@ test("the SDK entry, zod and both transports included, stays within 25 KB gzip",
       "protocol/host_context.ts",
       "protocol/json_schema.ts",
       "node_modules/zod/",
-      "node_modules/idb/",
+      "client/indexeddb_journal.ts",
       "client/socketio_transport.ts",
       "client/sse_transport.ts",
     ]

@@ -56,6 +56,7 @@ const refusal = (payload: Record<string, unknown>): TetherError => {
 };
 
 class SocketIoTransport implements Transport {
+  readonly name = "socket.io";
   #link: TransportLink;
   #options: SocketIoTransportOptions;
   #socket?: Socket;

@@ -35,6 +35,7 @@ export interface SseTransportOptions {
 }
 
 class SseTransport implements Transport {
+  readonly name = "sse";
   #link: TransportLink;
   #options: SseTransportOptions;
   #closed = new AbortController();

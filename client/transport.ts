@@ -52,6 +52,8 @@ export interface TransportLink {
  * ```
  */
 export interface Transport {
+  /** What to call it on screen (`sse`, `socket.io`); the inspector shows it. */
+  readonly name?: string;
   /** Opens the connection (joins the session on Socket.IO); resolves when ready. */
   connect(): Promise<void>;
   /**

@@ -1,7 +1,9 @@
 /**
  * The demo's entry: the tracker, its page, the host (same origin as the
  * runtime that serves this page), the chat and the assistant's view and
- * actions. Query options: `?transport=socket.io`, `?theme=dark`.
+ * actions, the conversations panel, and the inspector when the runtime runs
+ * with `DEBUG__INSPECT=true`. Query options: `?transport=socket.io`,
+ * `?theme=dark`, `?session=<id>` (kept in step with the conversation shown).
  *
  * @module
  */
@@ -59,6 +61,16 @@ connectAssistant(tracker, host, view, {
   create_issue: action("create_issue"),
   delete_issue: action("delete_issue"),
 });
+
+// A page opened on ?session= follows the conversation the person switches to, so a reload keeps it.
+host.state.subscribe(({ sessionId }) => {
+  if (!params.has("session") || params.get("session") === sessionId) return;
+  params.set("session", sessionId);
+  history.replaceState(null, "", `?${params}${location.hash}`);
+});
+// The inspector, when the runtime records what it needs (DEBUG__INSPECT=true).
+fetch("/health").then((r) => r.json()).then((health) => (chat.inspect = health.inspect === true))
+  .catch(() => {});
 
 // The suggestions in the empty chat send themselves.
 chat.addEventListener("click", (e) => {

@@ -22,16 +22,19 @@ const CONNECTION: Record<ConnectionState, string> = {
  * @example
  * ```ts
  * renderHeader("Assistant", state?.connection, !!host);
+ * renderHeader("Assistant", state?.connection, !!host, html`<button>Conversations</button>`);
  * ```
  */
 export function renderHeader(
   heading: string,
   connection: ConnectionState = "idle",
   hasHost = true,
+  tools: TemplateResult | typeof nothing = nothing,
 ): TemplateResult {
   return html`
     <header part="header">
       <h2 part="heading" id="heading"><slot name="heading">${heading}</slot></h2>
+      ${tools}
       <span part="connection" class="connection ${connection}" role="status">
           <span class="dot" aria-hidden="true"></span>${hasHost
             ? CONNECTION[connection]

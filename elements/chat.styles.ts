@@ -5,6 +5,7 @@
  */
 import { css, type CSSResult } from "lit";
 import { themeStyles } from "./theme.styles.ts";
+import { panelStyles } from "./_panel.styles.ts";
 
 /**
  * The chat's stylesheet (theme tokens included).
@@ -16,6 +17,7 @@ import { themeStyles } from "./theme.styles.ts";
  */
 export const chatStyles: CSSResult[] = [
   themeStyles,
+  panelStyles,
   css`
     :host {
       display: block;
@@ -25,27 +27,58 @@ export const chatStyles: CSSResult[] = [
       line-height: 1.45;
     }
     .panel {
-      box-sizing: border-box;
-      height: 100%;
-      display: flex;
-      flex-direction: column;
-      background: var(--_bg);
       border: 1px solid var(--_border);
       border-radius: var(--_radius);
       overflow: hidden;
+      container-type: inline-size;
     }
-    header {
+    .main {
+      flex: 1;
+      min-height: 0;
       display: flex;
-      align-items: center;
-      justify-content: space-between;
-      gap: 8px;
-      padding: 10px var(--_gap);
-      border-bottom: 1px solid var(--_border);
-      font-weight: 600;
+      position: relative;
     }
-    h2 {
-      margin: 0;
-      font-size: 1em;
+    .conversation {
+      flex: 1;
+      min-width: 0;
+      display: flex;
+      flex-direction: column;
+    }
+    .side {
+      flex: none;
+      overflow: hidden;
+    }
+    .threads {
+      width: 260px;
+      border-right: 1px solid var(--_border);
+    }
+    .inspector {
+      width: 50%;
+      border-left: 1px solid var(--_border);
+    }
+    /* A narrow chat: a panel covers the conversation while it is open. */
+    @container (max-width: 639px) {
+      .side {
+        position: absolute;
+        inset: 0;
+        width: auto;
+        z-index: 2;
+        border: 0;
+      }
+    }
+    .toggles {
+      display: inline-flex;
+      gap: 4px;
+      margin-left: auto;
+    }
+    .toggle {
+      font-weight: 400;
+      font-size: 0.85em;
+      padding: 2px 8px;
+    }
+    .toggle[aria-expanded="true"] {
+      background: var(--_user-bg);
+      border-color: var(--_accent);
     }
     .jump {
       position: sticky;

@@ -30,6 +30,7 @@ import { TetherCard } from "./card.ts";
 import { TetherConfirm } from "./confirm.ts";
 import { type TetherDecisionEvent, TetherSendEvent, TetherStopEvent } from "./events.ts";
 import { HostController } from "./host_controller.ts";
+import { ChatPanels } from "./_chat_panels.ts";
 
 /**
  * The assistant's conversation panel. It streams the reply as it arrives
@@ -49,6 +50,17 @@ import { HostController } from "./host_controller.ts";
  * follows the session, so turns started in another tab stream in too.
  * `<tether-view>` and `<tether-action>` elements on the page declare context
  * and actions through it.
+ *
+ * With `threads`, a Conversations button opens the person's conversations
+ * (`<tether-threads>`, fetched the first time): open one to switch to it, its
+ * pending call included. With `inspect`, an Inspect button opens the
+ * inspector (`<tether-inspector>`, fetched the first time) for the runtime's
+ * `DEBUG__INSPECT=true`. On a narrow chat a panel covers the conversation
+ * (Escape closes it); on a wide one it sits beside it. The conversations
+ * panel's parts are passed on: `thread`, `thread-current`, `open`, `title`
+ * and the rest as `<tether-threads>` names them, its frame, title bar,
+ * heading and error as `threads-panel`, `threads-header`, `threads-heading`
+ * and `threads-error`; the inspector's frame as `inspector-panel`.
  *
  * @tagname tether-chat
  * @summary The conversation panel: streaming, tool cards, host actions, stop, attachments, confirmations.
@@ -77,6 +89,8 @@ import { HostController } from "./host_controller.ts";
  * @csspart send - The Send button.
  * @csspart stop - The Stop button.
  * @csspart attach - The attach button.
+ * @csspart threads-toggle - The Conversations button (with `threads`).
+ * @csspart inspect-toggle - The Inspect button (with `inspect`).
  *
  * @cssprop --tether-font - Font family.
  * @cssprop --tether-font-size - Base font size (default 14px).
@@ -110,6 +124,8 @@ export class TetherChat extends LitElement {
     heading: { type: String },
     placeholder: { type: String },
     theme: { type: String, reflect: true },
+    threads: { type: Boolean },
+    inspect: { type: Boolean },
   };
 
   /** The runtime's URL, used when no `host` is set (relative URLs resolve against the page). */
@@ -124,7 +140,16 @@ export class TetherChat extends LitElement {
   declare placeholder: string;
   /** `light`, `dark`, or unset to follow the user's preference. */
   declare theme: "light" | "dark" | undefined;
+  /** Offer the conversations panel (`<tether-threads>`, loaded when first opened). */
+  declare threads: boolean;
+  /** Offer the inspector (`<tether-inspector>`, loaded when first opened); the runtime needs `DEBUG__INSPECT=true`. */
+  declare inspect: boolean;
   #client = new HostController(this);
+  #panels = new ChatPanels(this, {
+    focusComposer: () => this.#input?.focus(),
+    problem: (message) => ((this.#problem = message), this.requestUpdate()),
+  });
+  #session: string | undefined;
   #confirms = new Confirmations(() => this.requestUpdate());
   #problem = "";
   #tray = new AttachmentTray(
@@ -140,6 +165,8 @@ export class TetherChat extends LitElement {
     super();
     this.heading = "Assistant";
     this.placeholder = "Ask about this page…";
+    this.threads = false;
+    this.inspect = false;
   }
 
   /**
@@ -263,8 +290,27 @@ export class TetherChat extends LitElement {
     return !!this.#client.state?.running || this.#locked;
   }
 
+  /** Opens or closes the conversations panel (with the `threads` attribute). */
+  toggleThreads(open?: boolean): Promise<void> {
+    return this.#panels.toggle("threads", open);
+  }
+
+  /** Opens or closes the inspector (with the `inspect` attribute). */
+  toggleInspector(open?: boolean): Promise<void> {
+    return this.#panels.toggle("inspector", open);
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has("runtimeUrl") && this.isConnected) this.#ensureHost();
+    // Another conversation: what was said about the last one no longer applies.
+    const session = this.#client.state?.sessionId;
+    if (session !== this.#session) {
+      if (this.#session !== undefined) {
+        this.#problem = "";
+        this.#follow.toEnd();
+      }
+      this.#session = session;
+    }
   }
 
   protected override updated(): void {
@@ -328,7 +374,10 @@ export class TetherChat extends LitElement {
       <section part="panel" class="panel" aria-labelledby="heading"
         @keydown=${(e: KeyboardEvent) => e.key === "Escape" && this.#busy && this.stop()}
         @tether-decision=${(e: TetherDecisionEvent) => (this.#refocus = e.decision !== "expire")}>
-            ${renderHeader(this.heading, state?.connection, !!this.host)}
+            ${renderHeader(this.heading, state?.connection, !!this.host, this.#panels.buttons())}
+            <div class="main">
+            ${this.#panels.threads()}
+            <div class="conversation">
             <div part="log" class="log" role="log" aria-live="polite" aria-busy=${state?.running
               ? "true"
               : "false"} tabindex="0">
@@ -352,6 +401,9 @@ export class TetherChat extends LitElement {
               this.#busy,
             )}
             ${this.#composer()}
+            </div>
+            ${this.#panels.inspector()}
+            </div>
           </section>
     `;
   }

@@ -32,6 +32,8 @@ test("the committed custom-elements.json matches the elements' JSDoc", () => {
       "tether-card",
       "tether-chat",
       "tether-confirm",
+      "tether-inspector",
+      "tether-threads",
       "tether-view",
     ]);
   } finally {

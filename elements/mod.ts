@@ -8,6 +8,9 @@
  * - `<tether-confirm>`: preview with Apply and Cancel, double confirmation,
  *   waiting for approval.
  * - `<tether-card>`: a sanitised preview card.
+ * - `<tether-threads>` (the person's conversations) and `<tether-inspector>`
+ *   (what the model saw), fetched on first use: `defineThreads()` and
+ *   `defineInspector()`, or `<tether-chat threads inspect>`.
  *
  * Importing this module defines nothing; import `./define.ts` for that, or
  * call each class's `define()`.
@@ -28,6 +31,10 @@ export { TetherAction } from "./action.ts";
 export { TetherConfirm } from "./confirm.ts";
 export type { ConfirmState } from "./confirm.ts";
 export { TetherCard } from "./card.ts";
+// Fetched on first use: only their loaders and types are here.
+export { defineInspector, defineThreads } from "./lazy.ts";
+export type { TetherSwitchEvent, TetherThreads } from "./threads.ts";
+export type { TetherInspector } from "./inspector.ts";
 export {
   TetherActionEvent,
   TetherDecisionEvent,

@@ -25,3 +25,22 @@ test("elements + client + Lit stay within 45 KB gzip", async () => {
     "test fixtures stay out of the bundle",
   );
 });
+
+test("the conversations panel and the inspector are chunks of their own, fetched on first use", async () => {
+  const size = await measureElements();
+  const eager = size.entry.chunks.flatMap((c) => c.inputs.map((i) => i.path));
+  for (const name of ["threads", "inspector"]) {
+    assert.ok(
+      !eager.some((p) => p.startsWith(`elements/${name}`)),
+      `no byte of elements/${name}*.ts is in the first download`,
+    );
+    const chunk = size.lazy.find((c) => c.inputs.some((i) => i.path === `elements/${name}.ts`));
+    assert.ok(chunk, `elements/${name}.ts is a lazy chunk`);
+    // It takes Lit from the page's bundle (elements/_lazy_kit.ts): nothing shared is split off.
+    assert.deepEqual(
+      chunk.inputs.map((i) => i.path).sort(),
+      [`elements/${name}.styles.ts`, `elements/${name}.ts`],
+    );
+  }
+  assert.equal(size.entry.chunks.length <= 2, true, "the first download is one file (and a stub)");
+});

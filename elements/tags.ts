@@ -19,6 +19,8 @@ import type { TetherAction } from "./action.ts";
 import type { TetherCard } from "./card.ts";
 import type { TetherChat } from "./chat.ts";
 import type { TetherConfirm } from "./confirm.ts";
+import type { TetherInspector } from "./inspector.ts";
+import type { TetherSwitchEvent, TetherThreads } from "./threads.ts";
 import type {
   TetherActionEvent,
   TetherDecisionEvent,
@@ -33,6 +35,8 @@ export interface TetherElementTagNameMap {
   "tether-card": TetherCard;
   "tether-chat": TetherChat;
   "tether-confirm": TetherConfirm;
+  "tether-inspector": TetherInspector;
+  "tether-threads": TetherThreads;
   "tether-view": TetherView;
 }
 
@@ -42,4 +46,5 @@ export interface TetherElementEventMap {
   "tether-stop": TetherStopEvent;
   "tether-action": TetherActionEvent;
   "tether-decision": TetherDecisionEvent;
+  "tether-switch": TetherSwitchEvent;
 }

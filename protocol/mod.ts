@@ -42,5 +42,7 @@ export * from "./pending_kinds.ts";
 export * from "./error_type.ts";
 export * from "./chat_result.ts";
 export * from "./session_view.ts";
+export * from "./session_list.ts";
+export * from "./inspection.ts";
 export * from "./json_schema.ts";
 export * from "./json_schema_bounds.ts";

@@ -2,8 +2,8 @@
  * The prebuilt browser file: `tether.js`, one ES module a static page loads
  * with `<script type="module" src=".../tether.js">`. It defines every element
  * and exports the whole client and element API (the entry is
- * elements/browser.ts, the same one the size budget measures). Lit, zod and
- * idb are inside; what a page needs only sometimes (socket.io-client, the
+ * elements/browser.ts, the same one the size budget measures). Lit and zod
+ * are inside; what a page needs only sometimes (socket.io-client, the
  * screenshot library) is split into chunks under `chunks/` beside it, fetched
  * on first use relative to the file, so the folder is served as a whole.
  *

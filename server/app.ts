@@ -28,6 +28,7 @@ import { resolvePolicyOptions } from "./policy/options.ts";
 import { policyServiceRoutes } from "./policy/service_routes.ts";
 import { approvalRoutes } from "./policy/approval_routes.ts";
 import { tracerFromEnv } from "./trace/from_env.ts";
+import { inspectSession } from "./inspect/route.ts";
 
 /** The variables the routes share. */
 export type RuntimeEnv = { Variables: { principal: Principal; engine: Engine } };
@@ -60,6 +61,11 @@ export async function createEngine(options: RuntimeOptions): Promise<Engine> {
     );
   } catch (error) {
     throw new ConfigError((error as Error).message);
+  }
+  if (options.debug.inspect) {
+    options.logger.warn(
+      "DEBUG__INSPECT is on: each session's owner can read what the model was given (GET /api/sessions/{id}/inspect); turn it off outside development",
+    );
   }
   const tracer = tracerFromEnv(options.env, options.logger);
   if (tracer) engine.useTracer(tracer);
@@ -119,6 +125,8 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
       offline: e.model.name === "offline",
       store: e.store.name,
       ...(e.policy ? { policy: e.policy.status() } : {}),
+      // Whether the inspector's route is on (DEBUG__INSPECT), so a page can offer it.
+      inspect: e.options.debug.inspect,
     });
   });
 
@@ -164,6 +172,14 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
     "/api/chat/:id/cancel",
     async (c) => c.json(await c.get("engine").cancel(c.get("principal"), sid(c))),
   );
+  // A principal's conversations (server/session/conversations.ts).
+  app.get("/api/sessions", async (c) => {
+    return c.json(await c.get("engine").conversations.list(c.get("principal"), c.req.query()));
+  });
+  app.patch("/api/sessions/:id", async (c) => {
+    const body = await readJson(c.req.raw, options.limits);
+    return c.json(await c.get("engine").conversations.patch(c.get("principal"), sid(c), body));
+  });
   app.get(
     "/api/sessions/:id",
     async (c) => {
@@ -179,6 +195,10 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
       }
     },
   );
+  // Only with DEBUG__INSPECT=true, only for the session's owner (server/inspect/route.ts).
+  app.get("/api/sessions/:id/inspect", async (c) => {
+    return c.json(await inspectSession(c.get("engine"), c.get("principal"), sid(c)));
+  });
   app.get("/api/sessions/:id/messages", async (c) => {
     return c.json({
       session_id: sid(c),

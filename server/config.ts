@@ -71,6 +71,15 @@ export interface RemoteToolsOptions {
   workspace: string;
 }
 
+/** Developer aids: see docs/inspector.md. */
+export interface DebugOptions {
+  /**
+   * `DEBUG__INSPECT`: record each turn's rendered context, tools, usage, timings and policy
+   * reasons, and answer `GET /api/sessions/{id}/inspect` to the session's owner. Off by default.
+   */
+  inspect: boolean;
+}
+
 /**
  * Everything the runtime can be told. All fields are optional in
  * `createRuntime()`; `resolveOptions()` fills the defaults.
@@ -106,6 +115,8 @@ export interface RuntimeOptions {
   gate?: Partial<PolicyOptions>;
   limits: Limits;
   access: AccessOptions;
+  /** `DEBUG__INSPECT`: offer the inspector route to sessions' owners and record what it shows (default off). */
+  debug: DebugOptions;
   /** Extra stable instructions appended to the system prompt. */
   instructions?: string;
   /** Environment the model providers read keys from (default: the process environment). */
@@ -178,6 +189,7 @@ export function resolveOptions(partial: Partial<RuntimeOptions> = {}): RuntimeOp
       workspace: "default",
       ...partial.remoteTools,
     },
+    debug: { inspect: false, ...partial.debug },
     instructions: partial.instructions,
     env: partial.env ?? {},
     warn: (line) => logger.warn(line),

@@ -31,6 +31,8 @@ import type { PolicyRuntime } from "./policy/setup.ts";
 import type { Tracer } from "./trace/tracer.ts";
 import { Integrations } from "./remote-tools/integrations.ts";
 import { RemoteTools } from "./remote-tools/remote_tools.ts";
+import { Conversations } from "./session/conversations.ts";
+import { ModelTitles } from "./session/title.ts";
 
 export type { ChatResult, EngineModel, Verdict };
 
@@ -53,6 +55,11 @@ export class Engine {
   policy: PolicyRuntime | null = null;
   /** The registered tool servers (remote tools) of every workspace. */
   readonly remote: RemoteTools;
+  /** Each principal's conversations: listed, renamed, archived (`GET`/`PATCH /api/sessions`). */
+  readonly conversations: Conversations;
+  #titles: ModelTitles;
+  #background = new AbortController();
+  #backfill: Promise<void> | null = null;
   #locks = new KeyedLock();
   #live = new Map<string, LiveTurn>();
   #models = new Map<string, EngineModel>();
@@ -63,11 +70,20 @@ export class Engine {
   constructor(store: Store, options: RuntimeOptions, model: EngineModel) {
     this.options = options;
     this.model = model;
-    this.repo = new SessionRepo(store);
+    this.repo = new SessionRepo(store, options.remoteTools.workspace);
     this.remote = new RemoteTools(new Integrations(store), options.remoteTools, options.logger);
     const shared = isShared(store);
     this.hub = new EventHub(store, options.limits.eventLogSize, shared);
     this.#leases = shared ? new SessionLeases(store, options.limits.leaseTtlMs) : null;
+    this.conversations = new Conversations(
+      this.repo,
+      (id, fn) => this.withSession(id, fn),
+      options.logger,
+    );
+    this.#titles = new ModelTitles(
+      (id, title) => this.conversations.retitle(id, title),
+      options.logger,
+    );
     this.#deps = {
       repo: this.repo,
       hub: this.hub,
@@ -81,6 +97,14 @@ export class Engine {
   /** Starts listening to other processes (shared stores): their events and cancel requests. */
   async start(): Promise<void> {
     await this.hub.start();
+    this.#backfill = this.conversations.backfill(this.#background.signal).catch((error) =>
+      this.options.logger.warn(
+        "listing older sessions failed; they are listed at their next message",
+        {
+          error,
+        },
+      )
+    );
     if (this.#leases) {
       this.#stopControl = await this.store.subscribe(CONTROL_CHANNEL, (message) => {
         const m = message as { kind?: string; session?: string };
@@ -91,6 +115,8 @@ export class Engine {
 
   /** Stops listening to other processes and waits for pending log writes. */
   async stop(): Promise<void> {
+    this.#background.abort();
+    await Promise.all([this.#titles.stop(), this.#backfill]);
     await this.policy?.close();
     await this.#deps.tracer?.close();
     await this.#stopControl?.();
@@ -320,6 +346,10 @@ export class Engine {
     if (body.tool_call_id === undefined) {
       // The turn's first event needs its numbering: loaded meanwhile, not after the first commit.
       this.hub.prepare(sid);
+      // Titled beside the turn, never before it: a first message also gets its plain title now.
+      if (!loaded?.record.listing?.title && model.name !== "offline") {
+        this.#titles.start(sid, body.content, model.model);
+      }
       return await startTurn(
         this.#deps,
         principal,

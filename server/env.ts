@@ -145,6 +145,13 @@ export function optionsFromEnv(
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
+  const inspect = env.DEBUG__INSPECT?.trim().toLowerCase();
+  if (inspect) {
+    if (inspect !== "true" && inspect !== "false") {
+      throw new ConfigError(`DEBUG__INSPECT must be true or false, got "${env.DEBUG__INSPECT}".`);
+    }
+    out.debug = { inspect: inspect === "true" };
+  }
   const remote: Partial<RemoteToolsOptions> = {};
   if (env.REMOTE_TOOLS__ALLOWED_HOSTS) {
     remote.allowedHosts = env.REMOTE_TOOLS__ALLOWED_HOSTS.split(",").map((s) => s.trim())

@@ -52,4 +52,4 @@ export {
   remoteToolsHost,
 } from "./remote-tools/host.ts";
 export type { ExecutionScope } from "./remote-tools/client.ts";
-export type { RemoteToolsOptions } from "./config.ts";
+export type { DebugOptions, RemoteToolsOptions } from "./config.ts";

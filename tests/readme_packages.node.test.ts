@@ -178,7 +178,7 @@ describe("the READMEs in projects of their own, from the packed packages", () =>
   test("the front-end install holds the page's packages and no server package", async () => {
     const { packages, bytes } = await installed(web.dir);
     console.log(`front-end project: ${packages.length} packages, ${(bytes / 1e6).toFixed(1)} MB`);
-    for (const name of ["@tether/web", "lit", "idb", "zod", "socket.io-client"]) {
+    for (const name of ["@tether/web", "lit", "zod", "socket.io-client"]) {
       assert.ok(packages.includes(name), `${name} is installed`);
     }
     for (

@@ -24,7 +24,7 @@ import { originAllowed } from "./access.ts";
 export function corsFor(access: AccessOptions): MiddlewareHandler {
   const preflight = cors({
     origin: (origin) => (origin && originAllowed(origin, access.corsOrigins) ? origin : null),
-    allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
+    allowMethods: ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
     // Never the principal headers: only a gateway may set those, never a page.
     allowHeaders: ["content-type", "authorization", "last-event-id"],
     exposeHeaders: ["content-type"],

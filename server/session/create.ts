@@ -67,6 +67,8 @@ export function newSessionRecord(principal: Principal, sessionId: string): Sessi
     message_count: 0,
     host_context: null,
     pending_action: null,
+    // Listed in the caller's workspace (the runtime's default when it names none).
+    ...(principal.workspace ? { listing: { workspace: principal.workspace } } : {}),
   };
 }
 

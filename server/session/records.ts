@@ -87,6 +87,29 @@ export interface SessionRecord {
    * configuration when the last turn started (never from a message body).
    */
   scope?: { workspace_id: string; external_user_id: string; permissions: string[] };
+  /** The conversation's place in its owner's listing: see `ListingFields` (session/listing.ts). */
+  listing?: ListingFields;
+}
+
+/**
+ * What the listing shows of a session besides its counts, kept on the record
+ * and written with it. Records written before listings existed have none
+ * until their next write (or the backfill at start) gives them some.
+ */
+export interface ListingFields {
+  /** The workspace the session was made in (absent: the runtime's default); a listing is per owner and workspace. */
+  workspace?: string;
+  /** Made from the first message, or given by a person. */
+  title?: string;
+  /** `user` once a person renamed it: an automatic title never replaces that one. */
+  title_source?: "auto" | "user";
+  archived?: boolean;
+  /** A session made by a silent decision (`output_mode: "host_tools"`): no conversation, never listed. */
+  unlisted?: boolean;
+  /** When the conversation last changed; the listing's order. Set by the first commit. */
+  updated_at?: string;
+  /** The index key the session is listed under now, moved in the commits that write the record. */
+  key?: string[];
 }
 
 /** A user message. `model` is replayed verbatim in later turns. */

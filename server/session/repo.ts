@@ -5,6 +5,7 @@
  * @module
  */
 import type { Entry, Mutation, Store } from "../kv/store.ts";
+import { relist, unlist } from "./listing.ts";
 import type { AssistantMessage, SessionRecord, StoredMessage } from "./records.ts";
 
 const pad = (n: number) => n.toString().padStart(8, "0");
@@ -34,8 +35,11 @@ export interface LoadedSession {
  */
 export class SessionRepo {
   readonly store: Store;
-  constructor(store: Store) {
+  /** The workspace of sessions whose principal names none (`REMOTE_TOOLS__WORKSPACE`). */
+  readonly workspace: string;
+  constructor(store: Store, workspace = "default") {
     this.store = store;
+    this.workspace = workspace;
   }
 
   /** The session record alone. */
@@ -59,17 +63,28 @@ export class SessionRepo {
   /**
    * Commits a new session record version plus other writes, if the record is still at
    * `version`; resolves the record's new version, or null when it was not at `version`.
+   * The owner's listing moves in the same commit (session/listing.ts); on success
+   * `record.listing` is what was written. `touch: false` keeps the conversation's place in
+   * the listing (a rename, an archive).
    */
   async commit(
     record: SessionRecord,
     version: string | null,
     mutations: Mutation[] = [],
+    options: { touch?: boolean } = {},
   ): Promise<string | null> {
+    const { listing, mutations: index } = relist(record, this.workspace, options.touch ?? true);
     const versions = await this.store.commit(
       [{ key: sessionKey(record.session_id), version }],
-      [{ key: sessionKey(record.session_id), value: record }, ...mutations],
+      [
+        { key: sessionKey(record.session_id), value: { ...record, listing } },
+        ...index,
+        ...mutations,
+      ],
     );
-    return versions?.[0] ?? null;
+    if (!versions) return null;
+    record.listing = listing;
+    return versions[0];
   }
 
   /** The mutation that writes message `seq`; `fresh` when that number was never written (`Mutation.fresh`). */
@@ -89,13 +104,23 @@ export class SessionRepo {
     return (await this.store.get(messageIdKey(id, clientId))) !== null;
   }
 
-  /** Deletes a session and everything stored under it. */
+  /**
+   * Deletes a session and everything stored under it; the record goes last, with its
+   * listing entry in the same commit, so a crash midway leaves it listed and deletable.
+   */
   async delete(id: string): Promise<void> {
-    const [messages, ids] = await Promise.all([
+    const [messages, ids, inspected] = await Promise.all([
       this.store.list(["message", id]),
       this.store.list(["message_id", id]),
+      this.store.list(["inspect", id]),
     ]);
-    await Promise.all([...messages, ...ids].map((e) => this.store.delete(e.key)));
-    await this.store.delete(sessionKey(id));
+    await Promise.all([...messages, ...ids, ...inspected].map((e) => this.store.delete(e.key)));
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const entry = await this.record(id);
+      if (!entry) return;
+      const check = [{ key: sessionKey(id), version: entry.version }];
+      if (await this.store.atomic(check, [{ key: sessionKey(id) }, ...unlist(entry.value)])) return;
+    }
+    throw new Error(`Session ${id} kept changing while it was deleted; delete it again.`);
   }
 }

@@ -12,6 +12,7 @@ import { mergeAttachments } from "../session/attachments.ts";
 import { newAssistantMessage, newId, newSessionRecord, now } from "../session/create.ts";
 import type { UserMessage } from "../session/records.ts";
 import { supersedePending } from "../session/repair.ts";
+import { titled } from "../session/title.ts";
 import { type LoadedSession, messageIdKey } from "../session/repo.ts";
 import { effectiveLimits } from "./outcome.ts";
 import type { ChatResult } from "./outcome.ts";
@@ -89,6 +90,8 @@ export async function startTurn(
     host_context: context,
     pending_action: null,
     scope: scoped,
+    // A conversation is titled by its first message: the person's words, never the context.
+    listing: titled(previous, body.content, body.output_mode),
   };
   const marks = body.id ? [{ key: messageIdKey(sid, body.id), value: true }] : [];
   const written = await repo.commit(record, loaded?.version ?? null, [

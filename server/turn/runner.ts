@@ -27,6 +27,7 @@ import { classify, retryAllowed, type TurnError } from "./errors.ts";
 import { type ChatResult, chatResult, finalEvent } from "./outcome.ts";
 import { type RunContext, type RunOutcome, runTurn, type Usage } from "./run.ts";
 import { sessionEmitter } from "./events.ts";
+import { RunRecorder } from "../inspect/recorder.ts";
 
 /** The model a turn plans with. */
 export interface EngineModel {
@@ -126,6 +127,9 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
   const trace = deps.tracer?.turn(sid, model.name);
   let traceError: string | undefined = "the turn did not finish";
   let checkpointed = false;
+  // What the inspector shows, recorded only while DEBUG__INSPECT is on (server/inspect/).
+  const recorder = options.debug.inspect ? new RunRecorder(record.turn_number, model.name) : null;
+  const inspected = (ctx: RunContext) => recorder?.watch(ctx) ?? ctx;
   try {
     if (!input.started) await emit("assistant:status", { type: "agent_status", status: "started" });
     let outcome: RunOutcome = { kind: "final" };
@@ -137,7 +141,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
       const discovery = silent || !scope
         ? null
         : await (input.discovery ?? deps.remote.discover(scope, false));
-      outcome = await runTurn({
+      outcome = await runTurn(inspected({
         sessionId: sid,
         principal,
         model: model.model,
@@ -170,7 +174,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
           checkpointed = true;
           return repo.saveAssistant(sid, seq, assistant);
         },
-      });
+      }));
     } catch (error) {
       const cancelled = Object.assign(new Error("cancelled"), { name: "AbortError" });
       failure = classify(controller.signal.aborted ? cancelled : error);
@@ -181,6 +185,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
     live.accepting = false;
     traceError = failure?.type;
     const next = settle(record, assistant, outcome, failure);
+    recorder?.save(repo.store, sid, assistant, outcome, usage, failure, options.logger);
     // The pending action is written with the assistant message in one commit, before the event:
     // at the version the turn started from, else (the record changed meanwhile) at the one read
     // now; a session deleted meanwhile stays deleted.
@@ -188,6 +193,8 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
     const writes = () => [repo.putMessage(sid, seq, assistant, fresh)];
     if (!input.version || !(await repo.commit(next, input.version, writes()))) {
       const entry = await repo.record(sid);
+      // The listing is the stored record's (renamed, archived, listed where it is now).
+      if (entry) next.listing = entry.value.listing;
       if (entry && !(await repo.commit(next, entry.version, writes()))) {
         throw sessionError(`Session ${sid} changed while the turn was being saved.`);
       }
