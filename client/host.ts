@@ -256,6 +256,7 @@ export class Host {
           runAction(definition, { call_id: newId("webmcp-"), tool_name: name, arguments: args }, {
             timeout: this.#options.actionTimeout,
           }),
+        { readOnly: options.readOnly, confirms: !!options.confirm },
       )
       : () => {};
     const undo = () => (this.#withdrawals.delete(undo), dispose(), withdraw());

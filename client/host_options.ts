@@ -71,6 +71,11 @@ export interface ActionOptions {
   /** Offer it to WebMCP too. Default: the host's `webmcp`. */
   webmcp?: boolean;
   /**
+   * It only reads: running it changes nothing. Offered to WebMCP with
+   * `readOnlyHint`, so a browser agent may call it freely. Default false.
+   */
+  readOnly?: boolean;
+  /**
    * Ask the user before the handler runs; resolve true to run it, false to
    * decline (the runtime is told the user cancelled, the chat shows
    * "Cancelled"). A reload while it waits asks again: nothing ran.

@@ -53,6 +53,7 @@ export class TetherAction extends LitElement {
     confirm: { type: Boolean },
     destructive: { type: Boolean },
     idempotent: { type: Boolean },
+    readOnly: { type: Boolean, attribute: "read-only" },
     timeout: { type: Number },
   };
 
@@ -72,6 +73,8 @@ export class TetherAction extends LitElement {
   declare destructive: boolean;
   /** Safe to run again after a reload cut it off. */
   declare idempotent: boolean;
+  /** It changes nothing (`read-only`): offered to WebMCP as read-only. */
+  declare readOnly: boolean;
   /** Handler timeout in ms (default: the host's); the confirmation before it waits as long as the user needs. */
   declare timeout: number | undefined;
   #binding = new ChatBinding(this, (host) =>
@@ -79,6 +82,7 @@ export class TetherAction extends LitElement {
       description: this.description,
       parameters: this.parameters,
       idempotent: this.idempotent,
+      readOnly: this.readOnly,
       timeout: this.timeout,
       // The SDK journals the call as awaiting confirmation until Apply, so a reload asks again.
       confirm: this.#confirming ? (args, context) => this.#ask(args, context) : undefined,
@@ -91,6 +95,7 @@ export class TetherAction extends LitElement {
     this.confirm = false;
     this.destructive = false;
     this.idempotent = false;
+    this.readOnly = false;
   }
 
   /**

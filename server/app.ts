@@ -20,6 +20,7 @@ import { streamTurn } from "./transports/sse.ts";
 import { corsFor } from "./http/cors.ts";
 import { parseAfter, streamSessionEvents } from "./transports/sse_resume.ts";
 import { runAgui } from "./transports/agui.ts";
+import { aguiCapabilities } from "./transports/_agui_capabilities.ts";
 import { integrationRoutes } from "./remote-tools/routes.ts";
 import { registerConfiguredSecrets } from "./secrets.ts";
 import { ConfigError } from "./env.ts";
@@ -29,6 +30,12 @@ import { policyServiceRoutes } from "./policy/service_routes.ts";
 import { approvalRoutes } from "./policy/approval_routes.ts";
 import { tracerFromEnv } from "./trace/from_env.ts";
 import { inspectSession } from "./inspect/route.ts";
+
+/** Where Zentinelle's operator inbox lives; Tether answers there too. */
+const ZENTINELLE_OPERATOR_PATHS = [
+  "/api/zentinelle/v1/approvals/requests",
+  "/api/zentinelle/v1/approvals/requests/:id/decision",
+];
 
 /** The variables the routes share. */
 export type RuntimeEnv = { Variables: { principal: Principal; engine: Engine } };
@@ -53,9 +60,8 @@ export async function createEngine(options: RuntimeOptions): Promise<Engine> {
   };
   const engine = new Engine(store, options, model as never);
   try {
-    const provider = typeof options.model === "string" ? model.name : options.model.provider;
     engine.usePolicy(
-      await createPolicy(resolvePolicyOptions(options.gate), store, provider, options.logger, {
+      await createPolicy(resolvePolicyOptions(options.gate), store, options.logger, {
         release: (sid, callId, verdict) => engine.resumeHeld(sid, callId, verdict),
       }),
     );
@@ -70,7 +76,14 @@ export async function createEngine(options: RuntimeOptions): Promise<Engine> {
   const tracer = tracerFromEnv(options.env, options.logger);
   if (tracer) engine.useTracer(tracer);
   await engine.start();
-  await engine.policy?.start();
+  try {
+    await engine.policy?.start();
+  } catch (error) {
+    // A policy service Tether cannot work with stops the start, leaving nothing open.
+    await engine.stop();
+    await engine.store.close();
+    throw new ConfigError((error as Error).message);
+  }
   return engine;
 }
 
@@ -130,8 +143,6 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
     });
   });
 
-  // Other agent hosts authenticate with X-Zentinelle-Key, not with Tether's access rules.
-  app.route("/api/zentinelle/v1", policyServiceRoutes(async () => (await engine()).policy));
   // The same access rules for the chat API and the integration routes.
   const guard: MiddlewareHandler<RuntimeEnv> = async (c, next) => {
     const state = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
@@ -151,6 +162,25 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
     c.set("engine", await engine());
     await next();
   };
+  // Zentinelle's operator routes, with Tether's operators, ahead of its agent-key routes;
+  // a refused credential answers as Zentinelle's would (`{"detail": ...}`).
+  const zentinelleGuard: MiddlewareHandler<RuntimeEnv> = async (c, next) => {
+    try {
+      await guard(c, next);
+    } catch (error) {
+      if (!(error instanceof TetherError) || (error.status !== 401 && error.status !== 403)) {
+        throw error;
+      }
+      return c.json({ detail: error.message }, error.status);
+    }
+  };
+  for (const path of ZENTINELLE_OPERATOR_PATHS) {
+    app.use(path, corsFor(options.access));
+    app.use(path, zentinelleGuard);
+  }
+  app.route("/api/zentinelle/v1/approvals/requests", approvalRoutes("zentinelle"));
+  // Other agent hosts authenticate with X-Zentinelle-Key, not with Tether's access rules.
+  app.route("/api/zentinelle/v1", policyServiceRoutes(async () => (await engine()).policy));
   for (const path of ["/api/*", "/v1/*"]) {
     app.use(path, corsFor(options.access));
     app.use(path, guard);
@@ -218,6 +248,7 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
       await readJson(c.req.raw, options.limits),
     );
   });
+  app.get("/api/agui/capabilities", (c) => c.json(aguiCapabilities()));
   app.route("/api/approvals", approvalRoutes());
   app.delete("/api/sessions/:id", async (c) => {
     await c.get("engine").deleteSession(c.get("principal"), sid(c));

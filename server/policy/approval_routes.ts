@@ -1,111 +1,233 @@
 /**
- * The operator inbox of the embedded engine: `GET /api/approvals` lists the
- * pending requests (reason and time left), `POST /api/approvals/{id}/decision`
- * approves or denies one (409 once decided or expired). Only a principal with
- * the `admin` or `operator` role may use them, so a session's own client,
- * which has neither, cannot approve its own calls.
+ * The operator inbox of the embedded engine, at two addresses with one
+ * logic behind them:
+ *
+ * - Tether's own, `GET /api/approvals` and `POST /api/approvals/{id}/decision`,
+ *   answering in Tether's error shape and adding `seconds_left`;
+ * - Zentinelle's, `GET /api/zentinelle/v1/approvals/requests` and
+ *   `POST /api/zentinelle/v1/approvals/requests/{id}/decision`, answering
+ *   exactly as Zentinelle does (its bodies, its 400, 401, 403, 404 and 409),
+ *   so an operator tool written for Zentinelle works against Tether.
+ *
+ * Only a principal with the `admin` or `operator` role may use them, so a
+ * session's own client, which has neither, cannot approve its own calls.
+ * What an entry shows of the call follows the capture mode
+ * (`POLICY__CONTENT_CAPTURE`, `metadata` by default: no arguments).
  *
  * @module
  */
 import { Hono } from "hono";
+import type { Context } from "hono";
 import { TetherError } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
-import { ApprovalConflict } from "./approvals.ts";
+import { ApprovalConflict, type ApprovalRecord } from "./approvals.ts";
+import type { LocalPolicyEngine } from "./local_engine.ts";
 import type { PolicyRuntime } from "./setup.ts";
 
 type Env = { Variables: { principal: Principal; engine: { policy: PolicyRuntime | null } } };
 
-function operatorOnly(principal: Principal): void {
-  if (!principal.roles.includes("admin") && !principal.roles.includes("operator")) {
+/** Which address the routes answer at, and so in whose words. */
+export type InboxDialect = "tether" | "zentinelle";
+
+const isOperator = (p: Principal) => p.roles.includes("admin") || p.roles.includes("operator");
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The refusals of one dialect. */
+interface Refuse {
+  role(c: Context<Env>): never;
+  off(): never;
+  body(issues: Record<string, string[]>, message: string): never;
+  conflict(error: ApprovalConflict): never;
+}
+
+/** A refusal already shaped as Zentinelle answers it. */
+class ZentinelleRefusal extends Error {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+  constructor(status: number, body: Record<string, unknown>) {
+    super(JSON.stringify(body));
+    this.status = status;
+    this.body = body;
+  }
+}
+
+const TETHER: Refuse = {
+  role() {
     throw new TetherError(
       403,
       "forbidden",
       "Only an admin or operator may see or decide approvals; sign in with the admin token.",
     );
-  }
-}
-
-function localEngine(policy: PolicyRuntime | null) {
-  if (!policy?.local) {
+  },
+  off() {
     throw new TetherError(
       404,
       "not_found",
       "Approvals are decided in Zentinelle here (POLICY__BACKEND is zentinelle), not in Tether.",
     );
+  },
+  body(issues, message) {
+    throw new TetherError(422, "validation", message, {
+      issues: Object.entries(issues).map(([path, m]) => ({ path, message: m[0] })),
+    });
+  },
+  conflict(error) {
+    throw new TetherError(
+      error.status,
+      error.status === 404 ? "not_found" : "conflict",
+      error.message,
+    );
+  },
+};
+
+const ZENTINELLE: Refuse = {
+  role(c) {
+    // A workload key is no portal credential: Zentinelle answers 401, a viewer 403.
+    if (c.req.header("x-zentinelle-key")) {
+      throw new ZentinelleRefusal(401, {
+        detail: "Authentication credentials were not provided.",
+      });
+    }
+    throw new ZentinelleRefusal(403, {
+      detail: "You do not have permission to perform this action.",
+    });
+  },
+  off() {
+    throw new ZentinelleRefusal(404, { detail: "Not found." });
+  },
+  body(issues) {
+    throw new ZentinelleRefusal(400, issues);
+  },
+  conflict(error) {
+    throw new ZentinelleRefusal(
+      error.status,
+      error.status === 404
+        ? { error: "Approval request not found" }
+        : { error: `Approval request is ${error.current ?? "decided"}, not pending` },
+    );
+  },
+};
+
+function engineOf(c: Context<Env>, refuse: Refuse): LocalPolicyEngine {
+  if (!isOperator(c.get("principal"))) refuse.role(c);
+  const local = c.get("engine").policy?.local;
+  if (!local) refuse.off();
+  return local;
+}
+
+function entry(r: ApprovalRecord, dialect: InboxDialect, now: number): Record<string, unknown> {
+  const common = {
+    request_id: r.request_id,
+    agent_id: r.agent_id,
+    user_id: dialect === "zentinelle" ? r.user_id ?? "" : r.user_id,
+    action: r.action,
+    context: r.context,
+    reason: r.reason,
+    trace_id: r.trace_id ?? null,
+    expires_at: iso(r.expires_at),
+    created_at: iso(r.created_at),
+  };
+  // Tether's own inbox adds the time left, so a page need not trust its own clock.
+  return dialect === "zentinelle"
+    ? common
+    : { ...common, seconds_left: Math.max(0, Math.ceil((r.expires_at - now) / 1000)) };
+}
+
+/** Reads `{decision, reason?}` as Zentinelle's decision serializer does; returns the issues per field. */
+function readDecision(body: unknown): {
+  decision?: "approve" | "deny";
+  reason: string;
+  issues: Record<string, string[]>;
+} {
+  const issues: Record<string, string[]> = {};
+  const b =
+    (typeof body === "object" && body !== null && !Array.isArray(body) ? body : {}) as Record<
+      string,
+      unknown
+    >;
+  let decision: "approve" | "deny" | undefined;
+  if (!("decision" in b)) issues.decision = ["This field is required."];
+  else if (b.decision === "approve" || b.decision === "deny") decision = b.decision;
+  else issues.decision = [`"${String(b.decision)}" is not a valid choice.`];
+  let reason = "";
+  if ("reason" in b) {
+    if (b.reason === null) issues.reason = ["This field may not be null."];
+    else if (typeof b.reason !== "string" && typeof b.reason !== "number") {
+      issues.reason = ["Not a valid string."];
+    } else {
+      reason = String(b.reason).trim();
+      if (reason.length > 1_000) {
+        issues.reason = ["Ensure this field has no more than 1000 characters."];
+      }
+    }
   }
-  return policy.local;
+  return { decision, reason, issues };
 }
 
 /**
- * The routes, to mount at `/api/approvals` behind the runtime's access checks.
+ * The routes: mount the `tether` dialect at `/api/approvals` and the
+ * `zentinelle` one at `/api/zentinelle/v1/approvals/requests`, both behind
+ * the runtime's access checks.
  *
  * @example
  * ```ts
  * app.route("/api/approvals", approvalRoutes());
+ * app.route("/api/zentinelle/v1/approvals/requests", approvalRoutes("zentinelle"));
  * ```
  */
-export function approvalRoutes(): Hono<Env> {
+export function approvalRoutes(dialect: InboxDialect = "tether"): Hono<Env> {
   const app = new Hono<Env>();
+  const refuse = dialect === "zentinelle" ? ZENTINELLE : TETHER;
+  app.onError((error, c) => {
+    if (error instanceof ZentinelleRefusal) return c.json(error.body, error.status as 400);
+    throw error;
+  });
+
   app.get("/", async (c) => {
-    operatorOnly(c.get("principal"));
-    const engine = localEngine(c.get("engine").policy);
+    const engine = engineOf(c, refuse);
     const now = engine.approvals.now();
-    const requests = (await engine.approvals.pending()).map((r) => ({
-      request_id: r.request_id,
-      agent_id: r.agent_id,
-      user_id: r.user_id,
-      action: r.action,
-      context: r.context,
-      reason: r.reason,
-      created_at: new Date(r.created_at).toISOString(),
-      expires_at: new Date(r.expires_at).toISOString(),
-      seconds_left: Math.max(0, Math.ceil((r.expires_at - now) / 1000)),
-    }));
+    const requests = (await engine.approvals.pending()).map((r) => entry(r, dialect, now));
     return c.json({ requests });
   });
 
   app.post("/:id/decision", async (c) => {
-    const principal = c.get("principal");
-    operatorOnly(principal);
-    const engine = localEngine(c.get("engine").policy);
-    let body: Record<string, unknown>;
+    const engine = engineOf(c, refuse);
+    let raw: unknown;
     try {
-      body = await c.req.json();
-    } catch {
+      raw = await c.req.json();
+    } catch (error) {
+      if (dialect === "zentinelle") {
+        throw new ZentinelleRefusal(400, {
+          detail: `JSON parse error - ${(error as Error).message}`,
+        });
+      }
       throw new TetherError(
         400,
         "validation",
         'Send JSON: {"decision": "approve" | "deny", "reason"?}.',
       );
     }
-    const decision = body?.decision;
-    if (decision !== "approve" && decision !== "deny") {
-      throw new TetherError(422, "validation", 'decision must be "approve" or "deny".', {
-        issues: [{ path: "decision", message: 'use "approve" or "deny"' }],
-      });
-    }
-    const reason = body.reason ?? "";
-    if (typeof reason !== "string" || reason.length > 1_000) {
-      throw new TetherError(
-        422,
-        "validation",
-        "reason must be a string of at most 1,000 characters.",
-        {
-          issues: [{ path: "reason", message: "at most 1,000 characters" }],
-        },
+    const { decision, reason, issues } = readDecision(raw);
+    if (!decision || Object.keys(issues).length) {
+      refuse.body(
+        issues,
+        issues.decision
+          ? 'decision must be "approve" or "deny".'
+          : "reason must be a string of at most 1,000 characters.",
       );
     }
     try {
       return c.json(
-        await engine.approvals.decide(c.req.param("id"), decision, principal.id, reason),
+        await engine.approvals.decide(
+          c.req.param("id"),
+          decision!,
+          c.get("principal").id,
+          reason,
+        ),
       );
     } catch (error) {
       if (!(error instanceof ApprovalConflict)) throw error;
-      throw new TetherError(
-        error.status,
-        error.status === 404 ? "not_found" : "conflict",
-        error.message,
-      );
+      refuse.conflict(error);
     }
   });
   return app;

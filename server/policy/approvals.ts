@@ -20,6 +20,8 @@ export interface ApprovalRecord {
   context: Record<string, unknown>;
   digest: string;
   reason: string;
+  /** The trace id of the evaluation that opened it (null when the caller had none). */
+  trace_id?: string | null;
   status: "pending" | "approved" | "denied";
   created_at: number;
   expires_at: number;
@@ -36,9 +38,12 @@ export interface ApprovalRecord {
 export class ApprovalConflict extends Error {
   override name = "ApprovalConflict";
   readonly status: 404 | 409;
-  constructor(status: 404 | 409, message: string) {
+  /** For a 409: what the request is now. */
+  readonly current?: "approved" | "denied" | "expired";
+  constructor(status: 404 | 409, message: string, current?: "approved" | "denied" | "expired") {
     super(message);
     this.status = status;
+    this.current = current;
   }
 }
 
@@ -51,6 +56,11 @@ export interface ApprovalsOptions {
   secret?: string;
   /** Where decisions are logged (with who made them). */
   log: (message: string, fields: Record<string, unknown>) => void;
+  /**
+   * The approval window of the policies in force, in seconds (at most 300):
+   * an approved request's token lives that long, as in Zentinelle. Default 300.
+   */
+  window?: () => number;
 }
 
 const KEEP_AFTER_MS = 600_000;
@@ -103,6 +113,7 @@ export class Approvals {
       & Pick<ApprovalRecord, "agent_id" | "user_id" | "action" | "context" | "digest" | "reason">
       & {
         timeout_seconds: number;
+        trace_id?: string | null;
       },
   ): Promise<ApprovalOffer> {
     const now = this.#o.now();
@@ -181,14 +192,24 @@ export class Approvals {
     const r = entry.value;
     const now = this.#o.now();
     if (r.status !== "pending") {
-      throw new ApprovalConflict(409, `Approval request ${requestId} was already ${r.status}.`);
+      throw new ApprovalConflict(
+        409,
+        `Approval request ${requestId} was already ${r.status}.`,
+        r.status,
+      );
     }
     if (now >= r.expires_at) {
       throw new ApprovalConflict(
         409,
         `Approval request ${requestId} expired; it cannot be decided.`,
+        "expired",
       );
     }
+    // The token lives as long as the policies' window at the time of the decision.
+    const life = Math.max(
+      1,
+      Math.min(MAX_APPROVAL_SECONDS, this.#o.window?.() ?? MAX_APPROVAL_SECONDS),
+    );
     const next: ApprovalRecord = {
       ...r,
       status: decision === "approve" ? "approved" : "denied",
@@ -196,7 +217,7 @@ export class Approvals {
       decided_by: by,
       decision_reason: reason,
       ...(decision === "approve"
-        ? { nonce: randomText(16), approval_expires_at: now + MAX_APPROVAL_SECONDS * 1000 }
+        ? { nonce: randomText(16), approval_expires_at: now + life * 1000 }
         : {}),
     };
     const ok = await this.#o.store.atomic([{ key: key(requestId), version: entry.version }], [{

@@ -27,7 +27,19 @@ export interface PolicyBackend {
   evaluate(body: EvaluateBody, signal?: AbortSignal): Promise<unknown>;
   /** Reads one approval request; resolves with the raw answer, or throws. */
   approval(requestId: string, signal?: AbortSignal): Promise<unknown>;
+  /**
+   * Checks that the service is one the gate can work with (Zentinelle's
+   * version, `zentinelle_version.ts`); absent for a backend that needs no check.
+   */
+  probe?(signal?: AbortSignal): Promise<ProbeResult>;
 }
+
+/**
+ * A probe's verdict: usable, or not with the reason; `final` when retrying
+ * cannot help (an outdated release, a refused key), not when the service
+ * was only out of reach.
+ */
+export type ProbeResult = { ok: true } | { ok: false; final: boolean; reason: string };
 
 /** A backend's answer the gate could not accept; the message says why (it becomes the denial reason). */
 export class PolicyUnavailable extends Error {

@@ -1,72 +1,215 @@
 /**
- * Checks an evaluation body before any policy reads it: a host tool call
- * missing `harness`, `session_id` or `tool_name`, or with a malformed field,
- * is refused with the contract's 400 answer naming each field.
+ * Checks an evaluation request the way Zentinelle's serializers do, before
+ * any policy reads it, so Tether's policy service accepts exactly what
+ * Zentinelle accepts and refuses the rest with Zentinelle's 400 bodies:
+ *
+ * - the request: `action` (required, up to 50 characters), `user_id` (up to
+ *   255, may be empty), `agent_id` (may be empty), `authority` and
+ *   `context` (objects), `target_capabilities` (booleans); a refusal is
+ *   `{"<field>": ["<message>"]}`;
+ * - a host's `tool_call` context: `harness` (a lowercase slug of up to 50),
+ *   `session_id` and `tool_name` (up to 255), `chat_id` and `tool_call_id`
+ *   (up to 255, optional), `tool_input` (any JSON but null); a refusal is
+ *   `{"error": "Invalid agent host tool_call context", "context": {...}}`.
+ *
+ * Text fields read like Django REST framework's `CharField`: a number is
+ * taken as its text, whitespace at either end is dropped, `null`, `true` and
+ * objects are refused. The context itself is evaluated as sent.
  *
  * @module
  */
-import type { EvaluateBody } from "./contract.ts";
+import { canonicalAction, type EvaluateBody } from "./contract.ts";
 
-/** The 400 body: `{"error": ..., "context": {"session_id": ["This field is required."]}}`. */
-export interface ContextRefusal {
-  error: string;
-  [field: string]: unknown;
+/** A refusal: the status and Zentinelle's body. */
+export interface Refusal {
+  status: 400 | 403;
+  body: Record<string, unknown>;
 }
 
+/** A checked request, or the refusal to answer with. */
+export type CheckedRequest =
+  | {
+    ok: true;
+    body: EvaluateBody;
+    /** `agent_id` as sent (empty when absent). */
+    agentId: string;
+    targetCapabilities?: Record<string, boolean>;
+  }
+  | { ok: false; refusal: Refusal };
+
 const REQUIRED = "This field is required.";
-const SLUG = /^[a-z0-9][a-z0-9._-]{0,49}$/;
+const HARNESS = /^[a-z0-9][a-z0-9_.-]*$/;
+const CAPABILITIES = [
+  "supports_steer",
+  "supports_redact",
+  "supports_approval",
+  "supports_interrupt",
+  "supports_revoke_key",
+  "supports_stop",
+  "supports_quarantine",
+];
+
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** Python's name for a JSON value's type, as DRF's messages spell it. */
+function pythonType(v: unknown): string {
+  if (v === null) return "NoneType";
+  if (Array.isArray(v)) return "list";
+  if (typeof v === "string") return "str";
+  if (typeof v === "boolean") return "bool";
+  if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
+  return "dict";
+}
+
+interface TextRule {
+  required: boolean;
+  allowBlank: boolean;
+  max: number;
+}
+
+/** A DRF CharField: the text, or the field's messages. */
+function text(present: boolean, v: unknown, rule: TextRule): { value?: string; errors?: string[] } {
+  if (!present) return rule.required ? { errors: [REQUIRED] } : {};
+  if (v === null) return { errors: ["This field may not be null."] };
+  if (typeof v !== "string" && typeof v !== "number") return { errors: ["Not a valid string."] };
+  const value = String(v).trim();
+  if (value === "" && !rule.allowBlank) return { errors: ["This field may not be blank."] };
+  if (value.length > rule.max) {
+    return { errors: [`Ensure this field has no more than ${rule.max} characters.`] };
+  }
+  return { value };
+}
+
+function dict(present: boolean, v: unknown): string[] | null {
+  if (!present) return null;
+  if (v === null) return ["This field may not be null."];
+  if (!isObject(v)) {
+    return [`Expected a dictionary of items but got type "${pythonType(v)}".`];
+  }
+  return null;
+}
+
+/** The host context's errors per field (empty when it is valid). */
+function hostContextErrors(ctx: Record<string, unknown>): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const field = (name: string, rule: TextRule, pattern?: RegExp) => {
+    const checked = text(name in ctx, ctx[name], rule);
+    if (checked.errors) errors[name] = checked.errors;
+    else if (pattern && checked.value !== undefined && !pattern.test(checked.value)) {
+      errors[name] = ["This value does not match the required pattern."];
+    }
+  };
+  field("harness", { required: true, allowBlank: false, max: 50 }, HARNESS);
+  field("session_id", { required: true, allowBlank: false, max: 255 });
+  field("chat_id", { required: false, allowBlank: false, max: 255 });
+  field("tool_call_id", { required: false, allowBlank: false, max: 255 });
+  field("tool_name", { required: true, allowBlank: false, max: 255 });
+  if ("tool_input" in ctx && ctx.tool_input === null) {
+    errors.tool_input = ["This field may not be null."];
+  }
+  return errors;
+}
+
 /**
- * Validates an evaluation body; returns it typed, or the refusal to answer with 400.
+ * Validates an evaluation request from an agent host (and, given the key's
+ * agent id, refuses a body naming another agent with 403).
  *
  * @example
  * ```ts
  * const checked = checkEvaluateBody({ action: "tool_call", context: { harness: "claude", session_id: "s", tool_name: "Bash" } });
- * if ("error" in checked) console.log(checked.context);
+ * if (!checked.ok) console.log(checked.refusal.body);
  * ```
  */
-export function checkEvaluateBody(value: unknown): EvaluateBody | ContextRefusal {
-  if (!isObject(value)) return { error: "The evaluation request must be a JSON object." };
-  const top: Record<string, string[]> = {};
-  if (value.action !== "tool_call") top.action = ['Only "tool_call" is evaluated here.'];
-  if (value.user_id !== undefined && !text(value.user_id, 255)) {
-    top.user_id = ["Give a string of up to 255 characters."];
+export function checkEvaluateBody(value: unknown, agentId?: string): CheckedRequest {
+  if (!isObject(value)) {
+    return {
+      ok: false,
+      refusal: {
+        status: 400,
+        body: {
+          non_field_errors: [
+            `Invalid data. Expected a dictionary, but got ${pythonType(value)}.`,
+          ],
+        },
+      },
+    };
   }
-  if (Object.keys(top).length) return { error: "Invalid evaluation request", ...top };
-  const ctx = value.context;
-  if (!isObject(ctx)) {
-    return { error: "Invalid agent host tool_call context", context: { context: [REQUIRED] } };
+  const errors: Record<string, string[]> = {};
+  const agent = text("agent_id" in value, value.agent_id, {
+    required: false,
+    allowBlank: true,
+    max: Infinity,
+  });
+  if (agent.errors) errors.agent_id = agent.errors;
+  const action = text("action" in value, value.action, {
+    required: true,
+    allowBlank: false,
+    max: 50,
+  });
+  if (action.errors) errors.action = action.errors;
+  const user = text("user_id" in value, value.user_id, {
+    required: false,
+    allowBlank: true,
+    max: 255,
+  });
+  if (user.errors) errors.user_id = user.errors;
+  for (const name of ["authority", "context"]) {
+    const problem = dict(name in value, value[name]);
+    if (problem) errors[name] = problem;
   }
-  const issues: Record<string, string[]> = {};
-  const need = (field: string, ok: (v: unknown) => boolean, what: string) => {
-    if (ctx[field] === undefined || ctx[field] === null || ctx[field] === "") {
-      issues[field] = [REQUIRED];
-    } else if (!ok(ctx[field])) issues[field] = [what];
-  };
-  const may = (field: string, max: number) => {
-    if (ctx[field] !== undefined && !text(ctx[field], max)) {
-      issues[field] = [`Give a string of up to ${max} characters.`];
+  let capabilities: Record<string, boolean> | undefined;
+  if ("target_capabilities" in value) {
+    const caps = value.target_capabilities;
+    if (caps === null) errors.target_capabilities = ["This field may not be null."];
+    else if (!isObject(caps)) {
+      errors.target_capabilities = ["target_capabilities must be an object of booleans"];
+    } else {
+      const wrong = Object.keys(caps).filter((k) => typeof caps[k] !== "boolean").sort();
+      if (wrong.length) {
+        errors.target_capabilities = [
+          `target_capabilities values must be true or false: ${wrong.join(", ")}`,
+        ];
+      } else {
+        capabilities = Object.fromEntries(
+          Object.entries(caps).filter(([k]) => CAPABILITIES.includes(k)),
+        ) as Record<string, boolean>;
+      }
     }
-  };
-  need(
-    "harness",
-    (v) => typeof v === "string" && SLUG.test(v),
-    "Use a lowercase slug of up to 50 characters.",
-  );
-  need("session_id", (v) => text(v, 255), "Give a string of up to 255 characters.");
-  need("tool_name", (v) => text(v, 255), "Give a string of up to 255 characters.");
-  may("chat_id", 255);
-  may("tool_call_id", 255);
-  may("cwd", 4_096);
-  may("approval_token", 1_024);
-  if (Object.keys(issues).length) {
-    return { error: "Invalid agent host tool_call context", context: issues };
   }
-  return value as unknown as EvaluateBody;
-}
-
-function text(v: unknown, max: number): boolean {
-  return typeof v === "string" && v.length > 0 && v.length <= max;
+  if (Object.keys(errors).length) return { ok: false, refusal: { status: 400, body: errors } };
+  // An agent_id in the body must be the key's own.
+  if (agentId !== undefined && agent.value && agent.value !== agentId) {
+    return { ok: false, refusal: { status: 403, body: { error: "Agent ID mismatch" } } };
+  }
+  const canonical = canonicalAction(action.value!);
+  const context = isObject(value.context) ? value.context : {};
+  if (canonical === "tool_call") {
+    const problems = hostContextErrors(context);
+    if (Object.keys(problems).length) {
+      return {
+        ok: false,
+        refusal: {
+          status: 400,
+          body: { error: "Invalid agent host tool_call context", context: problems },
+        },
+      };
+    }
+  }
+  const body: EvaluateBody = {
+    action: canonical,
+    ...(user.value !== undefined ? { user_id: user.value } : {}),
+    context: {
+      ...context,
+      ...(isObject(value.authority) && Object.keys(value.authority).length
+        ? { authority: value.authority }
+        : {}),
+    } as EvaluateBody["context"],
+  };
+  return {
+    ok: true,
+    body,
+    agentId: agent.value ?? "",
+    ...(capabilities ? { targetCapabilities: capabilities } : {}),
+  };
 }

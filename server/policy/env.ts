@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { CAPTURE_MODES, type CaptureMode } from "./content_capture.ts";
 import type { PolicyOptions } from "./options.ts";
 
 /**
@@ -40,10 +41,26 @@ export function policyOptionsFromEnv(
   if (env.POLICY__HARNESS) {
     if (!/^[a-z0-9][a-z0-9._-]{0,49}$/.test(env.POLICY__HARNESS)) {
       throw new Error(
-        "POLICY__HARNESS must be a lowercase slug of up to 50 characters, like claude.",
+        "POLICY__HARNESS must be a lowercase slug of up to 50 characters, like tether.",
       );
     }
     out.harness = env.POLICY__HARNESS;
+  }
+  if (env.POLICY__CWD) {
+    if (!env.POLICY__CWD.startsWith("/")) {
+      throw new Error(
+        `POLICY__CWD must be an absolute path like /workspace, got "${env.POLICY__CWD}".`,
+      );
+    }
+    out.cwd = env.POLICY__CWD;
+  }
+  if (env.POLICY__CONTENT_CAPTURE) {
+    if (!CAPTURE_MODES.includes(env.POLICY__CONTENT_CAPTURE as CaptureMode)) {
+      throw new Error(
+        `POLICY__CONTENT_CAPTURE must be metadata, redacted or full, got "${env.POLICY__CONTENT_CAPTURE}".`,
+      );
+    }
+    out.contentCapture = env.POLICY__CONTENT_CAPTURE as CaptureMode;
   }
   if (env.POLICY__AGENT_ID) out.agentId = env.POLICY__AGENT_ID;
   if (env.POLICY__APPROVAL_SECRET) out.approvalSecret = env.POLICY__APPROVAL_SECRET;
@@ -69,10 +86,12 @@ export function policyOptionsFromEnv(
       throw new Error('POLICY__AGENT_KEYS must be a JSON object like {"<key>": "<agent id>"}.');
     }
     const ok = typeof keys === "object" && keys !== null && !Array.isArray(keys) &&
-      Object.entries(keys).every(([k, v]) => k.length >= 16 && typeof v === "string" && v !== "");
+      Object.entries(keys).every(([k, v]) =>
+        k.startsWith("sk_agent_") && k.length >= 25 && typeof v === "string" && v !== ""
+      );
     if (!ok) {
       throw new Error(
-        "POLICY__AGENT_KEYS must map keys of at least 16 characters to agent ids (non-empty strings).",
+        "POLICY__AGENT_KEYS must map agent keys (sk_agent_ and at least 16 more characters, as Zentinelle's) to agent ids (non-empty strings).",
       );
     }
     out.agentKeys = keys as Record<string, string>;

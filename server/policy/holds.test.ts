@@ -29,7 +29,7 @@ function world() {
   const store = memoryStore();
   const clock = manualClock();
   const engine = new LocalPolicyEngine({ store, policies: POLICY, now: clock.now, log: () => {} });
-  const gate = new PolicyGate(localBackend(engine, "tether"), "test");
+  const gate = new PolicyGate(localBackend(engine, "tether"), { harness: "test" });
   const released: HoldVerdict[] = [];
   const watcher = () =>
     new HoldWatcher({

@@ -22,10 +22,12 @@ export function localBackend(engine: LocalPolicyEngine, agentId: string): Policy
     name: "local",
     evaluate(body: EvaluateBody) {
       const checked = checkEvaluateBody(body);
-      if ("error" in checked) {
-        throw new PolicyUnavailable(`the call's context is invalid: ${JSON.stringify(checked)}`);
+      if (!checked.ok) {
+        throw new PolicyUnavailable(
+          `the call's context is invalid: ${JSON.stringify(checked.refusal.body)}`,
+        );
       }
-      return engine.evaluate(checked, agentId);
+      return engine.evaluate(checked.body, agentId);
     },
     async approval(requestId: string) {
       const status = await engine.approval(requestId, agentId);

@@ -37,7 +37,7 @@ const body = (input: unknown = { command: "npm test" }, token?: string): Evaluat
   },
 });
 
-function setup(policies = doc()) {
+function setup(policies = doc(), contentCapture?: "metadata" | "redacted" | "full") {
   let now = Date.parse("2026-09-22T20:00:00Z");
   const logged: Record<string, unknown>[] = [];
   const store = memoryStore();
@@ -46,6 +46,7 @@ function setup(policies = doc()) {
     policies,
     now: () => now,
     log: (_m, f) => logged.push(f),
+    contentCapture,
   });
   return { engine, store, logged, now: () => now, advance: (ms: number) => (now += ms) };
 }
@@ -109,6 +110,17 @@ test("a token expires 300 seconds after the approval", async () => {
   assert.equal((await engine.evaluate(body(undefined, token), "tether")).decision, "deny");
 });
 
+test("a token lives no longer than the policies' window (as Zentinelle grants it)", async () => {
+  const { engine, advance, now } = setup(doc(1, [60]));
+  const { id, token } = await approvedToken(engine);
+  const status = await engine.approval(id, "tether");
+  assert.equal(Date.parse(status!.approval_expires_at!) - now(), 60_000);
+  advance(60_000);
+  const retry = await engine.evaluate(body(undefined, token), "tether");
+  assert.equal(retry.decision, "deny");
+  assert.match(retry.reason!, /expired/);
+});
+
 test("another agent cannot read or redeem a request", async () => {
   const { engine } = setup();
   const { id, token } = await approvedToken(engine);
@@ -133,16 +145,43 @@ test("approvals live in the store: another engine on the same store redeems the 
   assert.equal((await engine.evaluate(body(undefined, token), "tether")).decision, "deny");
 });
 
-test("the inbox shows the call's tool, session and input, newest first", async () => {
+test("the inbox shows the call's tool and session but, by default, not its input, newest first", async () => {
   const { engine, advance } = setup();
   await engine.evaluate(body({ command: "npm test" }), "tether");
   advance(1_000);
-  await engine.evaluate(body({ command: "npm run build" }), "tether");
+  await engine.evaluate(body({ command: "npm run build", token: "tok" }), "tether");
   const inbox = await engine.approvals.pending();
-  assert.deepEqual(inbox.map((r) => r.context.tool_input), [
-    '{"command":"npm run build"}',
-    '{"command":"npm test"}',
-  ]);
-  assert.equal(inbox[0].context.session_id, "s1");
+  assert.equal(inbox.length, 2);
+  assert.ok(inbox[0].created_at > inbox[1].created_at, "newest first");
+  for (const r of inbox) {
+    assert.equal(r.context.session_id, "s1");
+    assert.equal(r.context.tool_name, "Bash");
+    assert.equal("tool_input" in r.context, false, "metadata capture keeps no arguments");
+  }
   assert.match(inbox[0].reason, /requires approval/);
+});
+
+test("full capture keeps the input; redacted masks what looks secret or personal", async () => {
+  const full = setup(doc(), "full");
+  await full.engine.evaluate(body({ command: "npm test", mail: "ann@example.com" }), "tether");
+  assert.deepEqual((await full.engine.approvals.pending())[0].context.tool_input, {
+    command: "npm test",
+    mail: "ann@example.com",
+  });
+  const redacted = setup(doc(), "redacted");
+  await redacted.engine.evaluate(
+    body({
+      command: "deploy --key sk-live_0123456789abcdef0123",
+      mail: "ann@example.com",
+      password: "hunter2",
+    }),
+    "tether",
+  );
+  const kept = (await redacted.engine.approvals.pending())[0].context.tool_input as Record<
+    string,
+    unknown
+  >;
+  assert.equal(kept.command, "deploy --key [REDACTED]");
+  assert.equal(kept.mail, "[REDACTED]");
+  assert.equal("password" in kept, false, "secret fields are never kept");
 });

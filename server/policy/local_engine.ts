@@ -1,14 +1,21 @@
 /**
- * The embedded policy engine: Zentinelle's `tool_permission` answers with no
- * service, including the oversight hold (approval requests in the store,
- * single-use tokens). Tether's gate uses it by default, and Tether serves it
- * to other agent hosts on the contract's own routes.
+ * The embedded policy engine: Zentinelle's answers for the policy types in
+ * `policy_kinds.ts`, with no service, including the oversight hold
+ * (approval requests in the store, single-use tokens). Tether's gate uses it
+ * by default, and Tether serves it to other agent hosts on the contract's
+ * own routes.
+ *
+ * Every policy judges every call. Any refusal makes the answer deny, with
+ * the first refusal's message; when every failure is a missing approval it
+ * is ask, with an approval request whose window is the shortest
+ * `approval_timeout_seconds`, at most 300 seconds.
  *
  * @module
  */
 import type { Store } from "../kv/store.ts";
 import { log } from "../log.ts";
 import { Approvals } from "./approvals.ts";
+import { captureContext, type CaptureMode } from "./content_capture.ts";
 import {
   type ApprovalStatus,
   type EvaluateAnswer,
@@ -16,9 +23,11 @@ import {
   MAX_APPROVAL_SECONDS,
   type PolicyEvaluated,
 } from "./contract.ts";
+import { normalizeContext } from "./evaluation_context.ts";
 import type { Policy, PolicyDocument } from "./policy_file.ts";
+import type { JudgedCall, Verdict } from "./policy_kind.ts";
+import { POLICY_KINDS } from "./policy_kinds.ts";
 import { bindingDigest } from "./token.ts";
-import { type CompiledPolicy, compilePolicy, judge } from "./tool_permission.ts";
 
 /** What the engine needs. */
 export interface LocalEngineOptions {
@@ -31,9 +40,19 @@ export interface LocalEngineOptions {
   secret?: string;
   /** Where approval decisions are logged (the runtime's logger at info). */
   log?: (message: string, fields: Record<string, unknown>) => void;
+  /** What an approval request keeps of the call's context (default `metadata`, as Zentinelle). */
+  contentCapture?: CaptureMode;
 }
 
-const CONTEXT_SHOWN = ["harness", "session_id", "chat_id", "tool_call_id", "tool_name", "cwd"];
+interface Compiled {
+  policy: Policy;
+  judge: (call: JudgedCall) => Verdict;
+}
+
+/** The evaluation's identifiers: the trace id of its answer. */
+export interface EvaluateOptions {
+  traceId?: string;
+}
 
 /**
  * The embedded engine.
@@ -46,27 +65,33 @@ const CONTEXT_SHOWN = ["harness", "session_id", "chat_id", "tool_call_id", "tool
  */
 export class LocalPolicyEngine {
   readonly approvals: Approvals;
-  #compiled: CompiledPolicy[] = [];
+  #compiled: Compiled[] = [];
   #versions: string[] = [];
   #window = MAX_APPROVAL_SECONDS;
+  #capture: CaptureMode;
 
   constructor(options: LocalEngineOptions) {
+    this.#capture = options.contentCapture ?? "metadata";
     this.approvals = new Approvals({
       store: options.store,
       now: options.now ?? Date.now,
       secret: options.secret,
       log: options.log ?? ((msg, fields) => log.info(msg, fields)),
+      window: () => this.#window,
     });
     this.setPolicies(options.policies ?? { policies: [] });
   }
 
   /** Replaces the policies in force (a validated document). */
   setPolicies(doc: PolicyDocument): void {
-    this.#compiled = doc.policies.map(compilePolicy);
+    this.#compiled = doc.policies.map((policy) => ({
+      policy,
+      judge: POLICY_KINDS[policy.type].compile(policy.config as never, policy.name),
+    }));
     this.#versions = doc.policies.map((p) => `${p.id}:${p.version}`);
     const windows = doc.policies.map((p) => p.config.approval_timeout_seconds)
       .filter((s): s is number => typeof s === "number");
-    this.#window = Math.min(MAX_APPROVAL_SECONDS, ...windows);
+    this.#window = Math.max(1, Math.min(MAX_APPROVAL_SECONDS, ...windows));
   }
 
   /** The policies in force. */
@@ -74,17 +99,35 @@ export class LocalPolicyEngine {
     return this.#compiled.map((c) => c.policy);
   }
 
+  /** The approval window now: the shortest `approval_timeout_seconds`, at most 300 s. */
+  get window(): number {
+    return this.#window;
+  }
+
   /**
    * Judges a call synchronously, without approvals: what every policy says.
    * `ask` here means "allowed once a human approves".
    */
   judge(body: EvaluateBody): EvaluateAnswer {
+    const normalized = normalizeContext(body.context);
+    if (!normalized.ok) {
+      return {
+        decision: "deny",
+        allowed: false,
+        reason: normalized.reason,
+        policies_evaluated: [],
+      };
+    }
+    const call: JudgedCall = {
+      action: body.action,
+      userId: body.user_id ?? null,
+      context: normalized.context,
+    };
     const evaluated: PolicyEvaluated[] = [];
     let deny: string | null = null;
     let ask: string | null = null;
     for (const c of this.#compiled) {
-      const v = judge(c, body.context);
-      const message = v.result === "pass" ? null : v.message;
+      const v = c.judge(call);
       if (v.result === "deny") deny ??= v.message;
       if (v.result === "ask") ask ??= v.message;
       evaluated.push({
@@ -93,7 +136,7 @@ export class LocalPolicyEngine {
         name: c.policy.name,
         type: c.policy.type,
         result: v.result === "pass" ? "pass" : "fail",
-        message,
+        message: v.result === "pass" ? null : v.message,
         matched_selectors: [],
         coverage: "enforced",
       });
@@ -107,20 +150,27 @@ export class LocalPolicyEngine {
   }
 
   /** Evaluates a (validated) call for an agent: opens an approval on ask, redeems a token on retry. */
-  async evaluate(body: EvaluateBody, agentId: string): Promise<EvaluateAnswer> {
+  async evaluate(
+    body: EvaluateBody,
+    agentId: string,
+    options: EvaluateOptions = {},
+  ): Promise<EvaluateAnswer> {
     const answer = this.judge(body);
     if (answer.decision !== "ask") return answer;
+    const context = normalizeContext(body.context);
     const digest = await bindingDigest({
       agent_id: agentId,
       user_id: body.user_id ?? null,
       action: body.action,
       policy_versions: this.#versions,
-      context: body.context,
+      context: context.ok ? context.context : body.context,
     });
     const token = body.context.approval_token;
-    if (typeof token === "string") {
+    if (token !== undefined && token !== null && token !== "") {
       // Once a token is presented, a failed approval check is a denial, never another ask.
-      const refusal = await this.approvals.redeem(token, digest, agentId);
+      const refusal = typeof token === "string"
+        ? await this.approvals.redeem(token, digest, agentId)
+        : "The approval token is not a string.";
       if (refusal) return { ...answer, decision: "deny", reason: refusal };
       return {
         decision: "allow",
@@ -133,20 +183,15 @@ export class LocalPolicyEngine {
         })),
       };
     }
-    const shown: Record<string, unknown> = {};
-    for (const f of CONTEXT_SHOWN) if (body.context[f] !== undefined) shown[f] = body.context[f];
-    if (body.context.tool_input !== undefined) {
-      const text = JSON.stringify(body.context.tool_input) ?? "";
-      shown.tool_input = text.length > 2_000 ? `${text.slice(0, 2_000)}…` : text;
-    }
     const approval = await this.approvals.open({
       agent_id: agentId,
       user_id: body.user_id ?? null,
       action: body.action,
-      context: shown,
+      context: captureContext(context.ok ? context.context : {}, this.#capture),
       digest,
       reason: answer.reason!,
       timeout_seconds: this.#window,
+      trace_id: options.traceId ?? null,
     });
     return { ...answer, approval };
   }

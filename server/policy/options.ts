@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { CaptureMode } from "./content_capture.ts";
 import type { HoldClock } from "./hold.ts";
 import type { PolicyDocument } from "./policy_file.ts";
 
@@ -22,8 +23,15 @@ export interface PolicyOptions {
   zentinelleKey?: string;
   /** `POLICY__TIMEOUT_MS`: how long one policy request may take (default 5,000). */
   timeoutMs: number;
-  /** `POLICY__HARNESS`: `context.harness` (default: the model provider's lowercase slug). */
-  harness?: string;
+  /** `POLICY__HARNESS`: `context.harness`, the agent host's slug (default `tether`). */
+  harness: string;
+  /**
+   * `POLICY__CWD`: the working directory the runtime's tools act in, sent as
+   * `context.cwd` (relative paths and path rules resolve against it). Absent: none is sent.
+   */
+  cwd?: string;
+  /** `POLICY__CONTENT_CAPTURE`: what approval requests keep of a call (`metadata`, `redacted`, `full`; default `metadata`). */
+  contentCapture: CaptureMode;
   /** `POLICY__AGENT_KEYS`: keys other agent hosts use with Tether's policy service, key → agent id. */
   agentKeys: Record<string, string>;
   /** `POLICY__AGENT_ID`: the agent id Tether's own calls are evaluated as (default `tether`). */
@@ -52,25 +60,12 @@ export function resolvePolicyOptions(partial: Partial<PolicyOptions> = {}): Poli
   return {
     backend: "local",
     timeoutMs: 5_000,
+    harness: "tether",
+    contentCapture: "metadata",
     agentKeys: {},
     agentId: "tether",
     pollMs: 2_000,
     reloadMs: 1_000,
     ...partial,
   };
-}
-
-/**
- * The lowercase slug naming a model's provider, for `context.harness`.
- *
- * @example
- * ```ts
- * harnessSlug("anthropic:claude-sonnet-4-5"); // "anthropic"
- * harnessSlug("openai.chat"); // "openai"
- * ```
- */
-export function harnessSlug(modelName: string): string {
-  const provider = modelName.split(":")[0].split(".")[0].toLowerCase();
-  const slug = provider.replace(/[^a-z0-9_-]+/g, "-").replace(/^[-_]+/, "").slice(0, 50);
-  return slug || "tether";
 }

@@ -24,7 +24,23 @@ test("every error names the field at fault", () => {
   const cases: [string, RegExp][] = [
     ["{", /not valid JSON/],
     ["{}", /^policies must be a list/],
-    [policy({}, { type: "agent_capability" }), /^policies\[0\]\.type must be "tool_permission"/],
+    [
+      policy({}, { type: "opa" }),
+      /^policies\[0\]\.type must be one of "tool_permission", "agent_capability", "human_oversight"/,
+    ],
+    [
+      policy({ require_approval: ["tool_call"], denied: [] }, { type: "agent_capability" }),
+      /^policies\[0\]\.config\.denied is not a known field/,
+    ],
+    [
+      policy({ require_approval_for: ["always"] }, { type: "human_oversight" }),
+      /require_approval_for\[0\] must be one of high_cost/,
+    ],
+    [JSON.stringify({ compatibility: "opa", policies: [] }), /^compatibility must be "zentinelle"/],
+    [
+      JSON.stringify({ policies: [], version: 2 }),
+      /^version is not a known field of the policy file/,
+    ],
     [policy({}, { version: 0 }), /^policies\[0\]\.version/],
     [policy({ denied_tools: "Bash" }), /^policies\[0\]\.config\.denied_tools must be a list/],
     [policy({ denyed_tools: [] }), /^policies\[0\]\.config\.denyed_tools is not a known field/],
@@ -60,6 +76,38 @@ test("every error names the field at fault", () => {
       text,
     );
   }
+});
+
+test("tool-name patterns are Tether's extension: refused in a document that asks for Zentinelle compatibility", () => {
+  const doc = (config: unknown) =>
+    JSON.stringify({
+      compatibility: "zentinelle",
+      policies: [{ id: "p1", name: "P", type: "tool_permission", version: 1, config }],
+    });
+  assert.throws(
+    () => parsePolicyDocument(doc({ requires_approval: ["Bash", "mcp__*"] })),
+    /policies\[0\]\.config\.requires_approval\[1\] is a pattern \("mcp__\*"\), but Zentinelle matches tool names exactly/,
+  );
+  assert.equal(
+    parsePolicyDocument(doc({ requires_approval: ["Bash"] })).compatibility,
+    "zentinelle",
+  );
+  // Without the flag the same pattern is Tether's glob.
+  assert.equal(parsePolicyDocument(policy({ requires_approval: ["mcp__*"] })).policies.length, 1);
+  // agent_capability's patterns are Zentinelle's own (fnmatch), so they stay.
+  assert.equal(
+    parsePolicyDocument(JSON.stringify({
+      compatibility: "zentinelle",
+      policies: [{
+        id: "c",
+        name: "C",
+        type: "agent_capability",
+        version: 1,
+        config: { require_approval: ["tool:*"] },
+      }],
+    })).policies[0].type,
+    "agent_capability",
+  );
 });
 
 test("the policy file reloads without a restart; a bad edit is reported and the last good policies stay", async () => {

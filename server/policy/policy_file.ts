@@ -1,108 +1,79 @@
 /**
  * The policy document (`POLICY__FILE`):
- * `{"policies": [{"id", "name", "type": "tool_permission", "version", "config"}]}`.
+ * `{"compatibility"?: "zentinelle", "policies": [{"id", "name", "type", "version", "config"}]}`.
  * Validated whole before use; every error names the field and what to write.
+ * `type` is one of the types in `policy_kinds.ts`. With `"compatibility":
+ * "zentinelle"` the document keeps to what Zentinelle itself reads, so the
+ * same policies mean the same thing there: Tether's extensions (tool-name
+ * patterns) are refused.
  *
  * @module
  */
-import type { ToolConfig } from "./arguments.ts";
+import { fail, isObject, knownKeys, PolicyFileError } from "./policy_kind.ts";
+import { POLICY_KINDS, type PolicyType } from "./policy_kinds.ts";
+import type { ToolPermissionConfig } from "./tool_permission.ts";
 
-/** The `config` of a `tool_permission` policy. */
-export interface ToolPermissionConfig {
-  denied_tools?: string[];
-  allowed_tools?: string[];
-  requires_approval?: string[];
-  tool_configs?: Record<string, ToolConfig>;
-  /** The approval window in seconds (at most 300 is used). */
-  approval_timeout_seconds?: number;
-}
+export { PolicyFileError };
+export type { PolicyType, ToolPermissionConfig };
+export { parseToolPermissionConfig } from "./tool_permission.ts";
 
 /** One policy. */
 export interface Policy {
   id: string;
   name: string;
-  type: "tool_permission";
+  type: PolicyType;
   version: number;
-  config: ToolPermissionConfig;
+  /** The type's config (`ToolPermissionConfig` for `tool_permission`, and so on). */
+  // deno-lint-ignore no-explicit-any -- each type reads its own config
+  config: Record<string, any>;
+  description?: string;
 }
 
 /** The whole document. */
 export interface PolicyDocument {
+  /** `"zentinelle"`: refuse what Zentinelle would not read the same way. */
+  compatibility?: "zentinelle";
   policies: Policy[];
 }
 
-/** A policy document that breaks the rules; the message names the field. */
-export class PolicyFileError extends Error {
-  override name = "PolicyFileError";
-}
-
-const CONFIG_KEYS = [
-  "denied_tools",
-  "allowed_tools",
-  "requires_approval",
-  "tool_configs",
-  "approval_timeout_seconds",
-];
-const RULE_KEYS = ["blocked_commands", "allowed_commands", "allowed_paths", "blocked_paths"];
-const MAX_ITEMS = 1_000;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
-function fail(field: string, what: string): never {
-  throw new PolicyFileError(`${field} ${what}`);
-}
-
-function strings(value: unknown, field: string, absolute = false): string[] {
-  if (!Array.isArray(value) || value.length > MAX_ITEMS) {
-    fail(field, `must be a list of at most ${MAX_ITEMS} strings.`);
-  }
-  value.forEach((s, i) => {
-    if (typeof s !== "string" || s === "" || s.length > 4_096) {
-      fail(`${field}[${i}]`, "must be a non-empty string of at most 4,096 characters.");
-    }
-    if (absolute && !s.startsWith("/")) fail(`${field}[${i}]`, 'must be an absolute path ("/…").');
-  });
-  return value as string[];
-}
-
-function unknownKeys(value: Record<string, unknown>, allowed: string[], field: string): void {
-  const extra = Object.keys(value).find((k) => !allowed.includes(k));
-  if (extra) fail(`${field}.${extra}`, `is not a known field; use one of ${allowed.join(", ")}.`);
-}
+const TYPES = Object.keys(POLICY_KINDS) as PolicyType[];
 
 /**
- * Validates a `tool_permission` config (the conformance file's `policy` objects are such configs).
+ * Validates a parsed document (as given in code, `gate.document`).
  *
  * @example
  * ```ts
- * const config = parseToolPermissionConfig({ denied_tools: ["Bash"] }, "config");
+ * const doc = checkPolicyDocument({ policies: [] });
  * ```
  */
-export function parseToolPermissionConfig(value: unknown, field: string): ToolPermissionConfig {
-  if (!isObject(value)) fail(field, "must be an object.");
-  unknownKeys(value, CONFIG_KEYS, field);
-  for (const key of ["denied_tools", "allowed_tools", "requires_approval"]) {
-    if (value[key] !== undefined) strings(value[key], `${field}.${key}`);
+export function checkPolicyDocument(value: unknown): PolicyDocument {
+  if (!isObject(value) || !Array.isArray(value.policies)) {
+    fail("policies", 'must be a list: {"policies": [...]}.');
   }
-  const timeout = value.approval_timeout_seconds;
-  if (timeout !== undefined && !(Number.isInteger(timeout) && (timeout as number) > 0)) {
-    fail(`${field}.approval_timeout_seconds`, "must be a positive whole number of seconds.");
+  const extra = Object.keys(value).find((k) => k !== "compatibility" && k !== "policies");
+  if (extra) fail(extra, "is not a known field of the policy file; use compatibility or policies.");
+  if (value.compatibility !== undefined && value.compatibility !== "zentinelle") {
+    fail("compatibility", 'must be "zentinelle" when given.');
   }
-  if (value.tool_configs !== undefined) {
-    if (!isObject(value.tool_configs)) {
-      fail(`${field}.tool_configs`, "must map tool names to rules.");
+  const zentinelle = value.compatibility === "zentinelle";
+  const seen = new Set<string>();
+  value.policies.forEach((p: unknown, i: number) => {
+    const at = `policies[${i}]`;
+    if (!isObject(p)) fail(at, "must be an object.");
+    knownKeys(p, ["id", "name", "type", "version", "config", "description"], at);
+    if (typeof p.id !== "string" || p.id === "") fail(`${at}.id`, "must be a non-empty string.");
+    if (seen.has(p.id)) fail(`${at}.id`, `repeats "${p.id}"; ids must be unique.`);
+    seen.add(p.id);
+    if (typeof p.name !== "string") fail(`${at}.name`, "must be a string.");
+    if (!TYPES.includes(p.type as PolicyType)) {
+      fail(`${at}.type`, `must be one of ${TYPES.map((t) => `"${t}"`).join(", ")}.`);
     }
-    for (const [tool, rules] of Object.entries(value.tool_configs)) {
-      const at = `${field}.tool_configs.${tool}`;
-      if (!isObject(rules)) fail(at, "must be an object of rules.");
-      unknownKeys(rules, RULE_KEYS, at);
-      for (const key of RULE_KEYS) {
-        if (rules[key] !== undefined) strings(rules[key], `${at}.${key}`, key.endsWith("_paths"));
-      }
+    if (!Number.isInteger(p.version) || (p.version as number) < 1) {
+      fail(`${at}.version`, "must be a whole number from 1 up.");
     }
-  }
-  return value as ToolPermissionConfig;
+    POLICY_KINDS[p.type as PolicyType].parse(p.config, `${at}.config`, { zentinelle });
+  });
+  return value as unknown as PolicyDocument;
 }
 
 /**
@@ -120,23 +91,5 @@ export function parsePolicyDocument(text: string): PolicyDocument {
   } catch (error) {
     fail("The policy file", `is not valid JSON (${(error as Error).message}).`);
   }
-  if (!isObject(value) || !Array.isArray(value.policies)) {
-    fail("policies", 'must be a list: {"policies": [...]}.');
-  }
-  const seen = new Set<string>();
-  value.policies.forEach((p: unknown, i: number) => {
-    const at = `policies[${i}]`;
-    if (!isObject(p)) fail(at, "must be an object.");
-    unknownKeys(p, ["id", "name", "type", "version", "config", "description"], at);
-    if (typeof p.id !== "string" || p.id === "") fail(`${at}.id`, "must be a non-empty string.");
-    if (seen.has(p.id)) fail(`${at}.id`, `repeats "${p.id}"; ids must be unique.`);
-    seen.add(p.id);
-    if (typeof p.name !== "string") fail(`${at}.name`, "must be a string.");
-    if (p.type !== "tool_permission") fail(`${at}.type`, 'must be "tool_permission".');
-    if (!Number.isInteger(p.version) || (p.version as number) < 1) {
-      fail(`${at}.version`, "must be a whole number from 1 up.");
-    }
-    parseToolPermissionConfig(p.config, `${at}.config`);
-  });
-  return value as unknown as PolicyDocument;
+  return checkPolicyDocument(value);
 }

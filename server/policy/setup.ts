@@ -15,7 +15,7 @@ import { HoldWatcher, type HoldWatcherOptions } from "./holds.ts";
 import type { PolicyHook } from "../tools/policy.ts";
 import { localBackend } from "./local_backend.ts";
 import { LocalPolicyEngine } from "./local_engine.ts";
-import { harnessSlug, type PolicyOptions } from "./options.ts";
+import type { PolicyOptions } from "./options.ts";
 import { zentinelleBackend } from "./zentinelle_backend.ts";
 
 /**
@@ -41,7 +41,12 @@ export interface PolicyRuntime {
   local: LocalPolicyEngine | null;
   options: PolicyOptions;
   clock: HoldClock;
-  /** Resumes polling the holds a previous run left in the store. */
+  logger: Logger;
+  /**
+   * Checks the policy service (Zentinelle's version probe), then resumes
+   * polling the holds a previous run left in the store. Throws, naming what
+   * the service lacks, when the service is one Tether cannot work with.
+   */
   start(): Promise<void>;
   /** Stops polling holds and watching the policy file. */
   close(): Promise<void>;
@@ -58,7 +63,7 @@ export interface PolicyHost {
  *
  * @example
  * ```ts
- * const policy = await createPolicy(resolvePolicyOptions(), memoryStore(), "offline", log, {
+ * const policy = await createPolicy(resolvePolicyOptions(), memoryStore(), log, {
  *   release: (sid, callId, verdict) => engine.resumeHeld(sid, callId, verdict),
  * });
  * ```
@@ -66,14 +71,13 @@ export interface PolicyHost {
 export async function createPolicy(
   options: PolicyOptions,
   store: Store,
-  modelName: string,
   logger: Logger,
   host: PolicyHost,
 ): Promise<PolicyRuntime> {
   for (const key of Object.keys(options.agentKeys)) registerSecret(key);
   registerSecret(options.zentinelleKey);
   registerSecret(options.approvalSecret);
-  const harness = options.harness ?? harnessSlug(modelName);
+  const described = { harness: options.harness, cwd: options.cwd };
   if (options.backend === "zentinelle") {
     if (!options.zentinelleUrl || !options.zentinelleKey) {
       throw new Error(
@@ -84,9 +88,10 @@ export async function createPolicy(
       url: options.zentinelleUrl,
       key: options.zentinelleKey,
       timeoutMs: options.timeoutMs,
+      harness: options.harness,
     });
     const status = () => ({ backend: "zentinelle" as const });
-    const gate = new PolicyGate(backend, harness);
+    const gate = new PolicyGate(backend, described);
     return assemble(gate, null, options, store, logger, host, () => {}, status);
   }
   const engine = new LocalPolicyEngine({
@@ -95,6 +100,7 @@ export async function createPolicy(
     now: options.now,
     secret: options.approvalSecret,
     log: (msg, fields) => logger.info(msg, fields),
+    contentCapture: options.contentCapture,
   });
   let stop = () => {};
   if (options.file) {
@@ -121,7 +127,7 @@ export async function createPolicy(
     ? "options" as const
     : "none" as const;
   const status = () => ({ backend: "local" as const, source, policies: engine.policies.length });
-  const gate = new PolicyGate(localBackend(engine, options.agentId), harness);
+  const gate = new PolicyGate(localBackend(engine, options.agentId), described);
   return assemble(gate, engine, options, store, logger, host, stop, status);
 }
 
@@ -152,7 +158,17 @@ function assemble(
     local,
     options,
     clock,
-    start: () => holds.start(),
+    logger,
+    async start() {
+      const probed = await gate.probe();
+      if (!probed.ok && probed.final) throw new Error(probed.reason);
+      if (!probed.ok) {
+        logger.warn("the policy service could not be checked; calls are refused until it can", {
+          reason: probed.reason,
+        });
+      }
+      await holds.start();
+    },
     async close() {
       stopFile();
       await holds.stop();

@@ -1,7 +1,9 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
 import { startNode } from "../runtime/node.ts";
 import { backendCases, CASE_POLICIES } from "./backend.case.ts";
-import { fakeZentinelle } from "./testing/fake_zentinelle.ts";
-import { zentinelleBackend } from "./zentinelle_backend.ts";
+import { type DoublePolicy, zentinelleDouble } from "../../tests/zentinelle/double.ts";
+import { reasonOf, zentinelleBackend } from "./zentinelle_backend.ts";
 
 const KEY = "sk_agent_test_key_0123456789";
 
@@ -23,14 +25,63 @@ backendCases("zentinelle backend against Tether's policy service", async () => {
   };
 });
 
-// The same client against the contract-faithful fake.
-backendCases("zentinelle backend against the fake Zentinelle", async () => {
-  const z = await fakeZentinelle();
-  z.decisions = { Write: "deny", Bash: "ask" };
+/** The shared cases' policy as Zentinelle stores it. */
+export const DOUBLE_POLICIES: DoublePolicy[] = CASE_POLICIES.policies.map((p) => ({
+  id: p.id,
+  name: p.name,
+  policy_type: p.type,
+  version: p.version,
+  config: p.config,
+}));
+
+// The same client against the Zentinelle double.
+backendCases("zentinelle backend against the Zentinelle double", async () => {
+  const z = await zentinelleDouble();
+  z.policies = DOUBLE_POLICIES;
   return {
     backend: zentinelleBackend({ url: z.url, key: z.key, timeoutMs: 5_000 }),
     approve: (id) => Promise.resolve(z.approve(id)),
     deny: (id, reason) => Promise.resolve(z.deny(id, reason)),
     close: () => z.close(),
   };
+});
+
+test("a refusal's reason is read in every shape Zentinelle gives it", () => {
+  assert.equal(reasonOf({ detail: "Invalid API key" }), "Invalid API key");
+  assert.equal(reasonOf({ error: "Agent ID mismatch" }), "Agent ID mismatch");
+  assert.equal(
+    reasonOf({
+      error: "Invalid agent host tool_call context",
+      context: { harness: ["This field is required."] },
+    }),
+    "Invalid agent host tool_call context: harness: This field is required.",
+  );
+  assert.equal(
+    reasonOf({ user_id: ["Ensure this field has no more than 255 characters."] }),
+    "user_id: Ensure this field has no more than 255 characters.",
+  );
+  assert.equal(
+    reasonOf({ decision: "deny", reason: "Policy evaluation unavailable" }),
+    "Policy evaluation unavailable",
+  );
+  assert.equal(reasonOf("<html>"), "");
+});
+
+test("over the wire, Zentinelle's 400 and 401 reasons reach the denial", async () => {
+  const z = await zentinelleDouble();
+  try {
+    const backend = zentinelleBackend({ url: z.url, key: z.key, timeoutMs: 2_000 });
+    await assert.rejects(
+      backend.evaluate({
+        action: "tool_call",
+        user_id: "u".repeat(256),
+        context: { harness: "tether", session_id: "s", tool_name: "Bash" },
+      }),
+      /400 \(user_id: Ensure this field has no more than 255 characters\.\)/,
+    );
+    const stranger = zentinelleBackend({ url: z.url, key: "sk_agent_unknown", timeoutMs: 2_000 });
+    await assert.rejects(stranger.approval("x"), /401 \(Invalid API key\)/);
+  } finally {
+    await z.close();
+  }
 });

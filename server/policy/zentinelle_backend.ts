@@ -3,12 +3,21 @@
  * and `GET /api/zentinelle/v1/approvals/requests/{id}` with `X-Zentinelle-Key`.
  * Anything but a readable 200 throws, so the gate denies: a timeout, a
  * refused connection, a 4xx, a 5xx (503 carries "Policy evaluation
- * unavailable"), a body that is not JSON.
+ * unavailable"), a body that is not JSON. The reason Zentinelle gives is
+ * kept: DRF's `{"detail": ...}` (401, 403, 404), `error`, a deny's `reason`,
+ * or the first field of a 400's field list.
+ *
+ * Before the gate trusts it, the backend checks that the service is a
+ * release Tether can work with (`probe()`, see `zentinelle_version.ts`).
  *
  * @module
  */
-import { type PolicyBackend, PolicyUnavailable } from "./backend.ts";
+import { type PolicyBackend, PolicyUnavailable, type ProbeResult } from "./backend.ts";
 import type { EvaluateBody } from "./contract.ts";
+import { reasonOf, type ZentinelleReply } from "./_zentinelle_reply.ts";
+import { probeZentinelle } from "./zentinelle_version.ts";
+
+export { reasonOf, type ZentinelleReply };
 
 /** Where Zentinelle is and how to reach it. */
 export interface ZentinelleOptions {
@@ -18,6 +27,8 @@ export interface ZentinelleOptions {
   key: string;
   /** How long one request may take before the call is denied (ms). */
   timeoutMs: number;
+  /** The harness slug the version probe names. Default `tether`. */
+  harness?: string;
   /** The fetch to use (tests, proxies); default the global one. */
   fetch?: typeof fetch;
 }
@@ -32,10 +43,17 @@ const MAX_ANSWER_CHARS = 1_048_576;
  * const backend = zentinelleBackend({ url: "http://127.0.0.1:8080", key: "sk_agent_x", timeoutMs: 5_000 });
  * ```
  */
-export function zentinelleBackend(options: ZentinelleOptions): PolicyBackend {
+export function zentinelleBackend(options: ZentinelleOptions): PolicyBackend & {
+  /** One request, answered with the status and body whatever they are (the probe reads refusals). */
+  send(path: string, init: RequestInit, signal?: AbortSignal): Promise<ZentinelleReply>;
+} {
   const base = options.url.replace(/\/+$/, "");
   const doFetch = options.fetch ?? fetch;
-  const request = async (path: string, init: RequestInit, signal?: AbortSignal) => {
+  const send = async (
+    path: string,
+    init: RequestInit,
+    signal?: AbortSignal,
+  ): Promise<ZentinelleReply> => {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     let res: Response;
     try {
@@ -65,27 +83,30 @@ export function zentinelleBackend(options: ZentinelleOptions): PolicyBackend {
     if (text.length <= MAX_ANSWER_CHARS) {
       try {
         body = JSON.parse(text);
-      } catch { /* judged below */ }
+      } catch { /* judged by the caller */ }
     }
-    if (res.status !== 200) {
-      const reason = body as { reason?: unknown; error?: unknown } | undefined;
-      const said = typeof reason?.reason === "string"
-        ? reason.reason
-        : typeof reason?.error === "string"
-        ? reason.error
-        : "";
+    return { status: res.status, body };
+  };
+  const request = async (path: string, init: RequestInit, signal?: AbortSignal) => {
+    const { status, body } = await send(path, init, signal);
+    if (status !== 200) {
+      const said = reasonOf(body);
       throw new PolicyUnavailable(
-        `Zentinelle answered ${res.status}${said ? ` (${said.slice(0, 200)})` : ""}`,
+        `Zentinelle answered ${status}${said ? ` (${said.slice(0, 200)})` : ""}`,
       );
     }
     if (body === undefined) throw new PolicyUnavailable("Zentinelle's answer is not readable JSON");
     return body;
   };
-  return {
+  const backend = {
     name: "zentinelle",
+    send,
     evaluate: (body: EvaluateBody, signal?: AbortSignal) =>
       request("/evaluate", { method: "POST", body: JSON.stringify(body) }, signal),
     approval: (requestId: string, signal?: AbortSignal) =>
       request(`/approvals/requests/${encodeURIComponent(requestId)}`, { method: "GET" }, signal),
+    probe: (signal?: AbortSignal): Promise<ProbeResult> =>
+      probeZentinelle(backend, options.harness ?? "tether", signal),
   };
+  return backend;
 }

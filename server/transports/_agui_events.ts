@@ -1,11 +1,16 @@
 /**
- * Session events in AG-UI terms, for one run: text deltas become text
- * messages (one per model step, `messageId` = the step's `segment_id`),
- * thinking becomes reasoning messages, every tool call becomes
- * TOOL_CALL_START/ARGS/END (backend results follow as TOOL_CALL_RESULT), and
- * the run ends with RUN_FINISHED naming the host calls left for the
- * application (`pendingToolCallIds`), with the final answer as `result` and
- * the token usage, or with RUN_ERROR when the turn failed.
+ * Session events in AG-UI terms, for one run: RUN_STARTED declares the
+ * protocol version the run speaks; text deltas become text messages (one
+ * per model step, `messageId` = the step's `segment_id`), thinking becomes
+ * reasoning messages, every tool call becomes TOOL_CALL_START/ARGS/END, the
+ * results of the calls Tether runs follow as TOOL_CALL_RESULT (as text: the
+ * images a tool shows the model are never put in the event log), and the
+ * run ends with RUN_FINISHED naming the calls left for
+ * the application (`pendingToolCallIds`), with the final answer as `result`
+ * and the token usage, cancelled when the turn was stopped, or with
+ * RUN_ERROR when it failed. A frontend tool's result is the application's:
+ * Tether never answers one in the stream, not even to echo the answer it was
+ * given.
  *
  * @module
  */
@@ -31,30 +36,70 @@ export type AguiEvent = { type: EventType } & Record<string, unknown>;
  * const out = [run.start(), ...events.flatMap((e) => run.translate(e)), ...run.finish()];
  * ```
  */
+/** What the translator knows of the run beyond its ids. */
+export interface AguiRunOptions {
+  /** What RUN_STARTED declares (default 1.1). */
+  protocolVersion?: string;
+  /** The frontend tools' names: their calls are answered by the application, never here. */
+  frontendTools?: ReadonlySet<string>;
+  /** The calls this run's input answered (their announced answers are not echoed). */
+  answered?: ReadonlySet<string>;
+}
+
+/** A positive count, or nothing: an absent count means the provider gave none. */
+const counted = (n: unknown) => (typeof n === "number" && n > 0 ? n : undefined);
+
 export class AguiRun {
   #threadId: string;
   #runId: string;
+  #options: AguiRunOptions;
   #text: string | null = null;
   #lastText: string | null = null;
   #reasoning: string | null = null;
   #reasonings = 0;
   #pending: string[] = [];
+  /** Whether the turn stopped on a call held for approval. */
+  #holding = false;
   /** The final answer of the run, for RUN_FINISHED `result`. */
   #result: Record<string, unknown> | null = null;
   /** Token usage of the run, for RUN_FINISHED `usage`. */
   #usage:
-    | { model: string; inputTokens?: number; outputTokens?: number; totalTokens?: number }[]
+    | {
+      provider?: string;
+      model: string;
+      inputTokens?: number;
+      outputTokens?: number;
+      totalTokens?: number;
+    }[]
     | null = null;
   #failure: { message: string; code?: string } | null = null;
 
-  constructor(threadId: string, runId: string) {
+  constructor(threadId: string, runId: string, options: AguiRunOptions = {}) {
     this.#threadId = threadId;
     this.#runId = runId;
+    this.#options = options;
   }
 
-  /** RUN_STARTED. */
+  /** RUN_STARTED, with the version the run speaks. */
   start(): AguiEvent {
-    return { type: EventType.RUN_STARTED, threadId: this.#threadId, runId: this.#runId };
+    return {
+      type: EventType.RUN_STARTED,
+      threadId: this.#threadId,
+      runId: this.#runId,
+      protocolVersion: this.#options.protocolVersion ?? "1.1",
+    };
+  }
+
+  /** Whether the turn's last answer stopped on a call held for a person's approval. */
+  get holding(): boolean {
+    return this.#holding;
+  }
+
+  /** Whether a result event announces an answer the application gave, rather than one Tether made. */
+  #applicationsOwn(p: Record<string, unknown>): boolean {
+    if (this.#options.frontendTools?.has(String(p.tool_name))) return true;
+    // An answer recorded from the input is announced without a duration; a call Tether ran has one.
+    return !!this.#options.answered?.has(String(p.call_id)) && p.duration_ms === undefined;
   }
 
   /** The AG-UI events of one session event (often none). */
@@ -107,6 +152,8 @@ export class AguiRun {
       }
       case "assistant:tool_result":
       case "assistant:tool_error": {
+        if (this.#applicationsOwn(p)) break;
+        // A tool's images go to the model, never into the durable event log, so the result is its text.
         const content = event === "assistant:tool_error"
           ? String(p.error)
           : JSON.stringify(p.output ?? null);
@@ -125,18 +172,27 @@ export class AguiRun {
           | null
           | undefined;
         this.#pending = pending ? [pending.call_id, ...pending.queued] : [];
+        this.#holding = (pending as { waiting_for?: string } | null | undefined)?.waiting_for ===
+          "approval";
         this.#result = { content: p.content ?? null, model: p.model, message_id: p.message_id };
         const usage = p.usage as {
           input_tokens?: number;
           output_tokens?: number;
-          total_tokens?: number;
         } | null;
-        if (usage) {
+        const inputTokens = counted(usage?.input_tokens);
+        const outputTokens = counted(usage?.output_tokens);
+        if (inputTokens !== undefined || outputTokens !== undefined) {
+          const model = String(p.model ?? "");
+          const provider = model.includes(":") ? model.split(":")[0].toLowerCase() : undefined;
           this.#usage = [{
-            model: String(p.model),
-            inputTokens: usage.input_tokens,
-            outputTokens: usage.output_tokens,
-            totalTokens: usage.total_tokens,
+            ...(provider ? { provider } : {}),
+            model,
+            ...(inputTokens !== undefined ? { inputTokens } : {}),
+            ...(outputTokens !== undefined ? { outputTokens } : {}),
+            // The protocol's total is input plus output, computed here rather than copied.
+            ...(inputTokens !== undefined && outputTokens !== undefined
+              ? { totalTokens: inputTokens + outputTokens }
+              : {}),
           }];
         }
         if (p.error) {

@@ -1,10 +1,14 @@
 /**
- * `POST /api/agui`: the runtime as an AG-UI agent. It takes a
- * `RunAgentInput` (see `_agui_input.ts` for how it maps onto a message or
- * continuations) and answers with the AG-UI event stream of the turn
- * (`data:` lines of JSON events). A request refused before its turn started
- * gets the ordinary HTTP error answer; a client that aborts the run cancels
- * the turn.
+ * `POST /api/agui`: the runtime as an AG-UI agent (AG-UI 1.1 over HTTP and
+ * SSE; docs/agui.md compares it rule by rule). It takes a `RunAgentInput`
+ * (see `_agui_input.ts` for how it maps onto a message or continuations,
+ * several tool messages answering several pending calls at once) and
+ * answers with the AG-UI event stream of the turn (`data:` lines of JSON
+ * events). A request refused before its turn started gets the ordinary HTTP
+ * error answer; a client that aborts the run cancels the turn. A turn that
+ * stops on a call held for a person's approval does not end the run: the
+ * application cannot answer it, so the run waits (with keep-alive comments)
+ * until the hold is decided and the turn has gone on.
  *
  * @module
  */
@@ -17,6 +21,14 @@ import { sseResponse } from "./_sse_response.ts";
 import { followTurn } from "./_turn_follower.ts";
 import { assertMayUse, dispatchMessage } from "./dispatch.ts";
 import { transportError } from "./transport_error.ts";
+import { follow } from "../events/follow.ts";
+import type { SessionEvent } from "../events/hub.ts";
+
+/** How often a run that waits on an approval hold says it is still there. */
+const HOLD_KEEPALIVE_MS = 15_000;
+
+const isCompleted = (e: SessionEvent) =>
+  e.event === "assistant:status" && e.payload.status === "completed";
 
 /** Puts continuations in the order the runtime hands the calls out (pending first, then queued). */
 async function inRuntimeOrder(engine: Engine, bodies: MessageBody[]): Promise<MessageBody[]> {
@@ -47,6 +59,14 @@ export async function runAgui(
 ): Promise<Response> {
   const plan = await planAguiRun(raw);
   const sid = plan.threadId;
+  if (plan.warnings.length) {
+    // For the developer, not the user: what the input carried that Tether passed over.
+    engine.options.logger.warn("AG-UI input: material passed over", {
+      session_id: sid,
+      run_id: plan.runId,
+      passed_over: plan.warnings,
+    });
+  }
   await assertMayUse(engine, principal, sid);
   const bodies = plan.continuation ? await inRuntimeOrder(engine, plan.bodies) : plan.bodies;
   // Every result but the last only hands over the next queued call; the model runs after the last.
@@ -55,20 +75,48 @@ export async function runAgui(
     if (!dispatched.steered) await dispatched.run;
   }
   const turn = await followTurn(engine, principal, bodies.at(-1)!);
-  const run = new AguiRun(sid, plan.runId);
+  const run = new AguiRun(sid, plan.runId, {
+    protocolVersion: plan.protocolVersion,
+    frontendTools: plan.frontendTools,
+    answered: plan.answered,
+  });
   return sseResponse((sink, signal) => {
     let finished = false;
+    let lastSeq = 0;
+    let stopHold = () => {};
+    let beat: ReturnType<typeof setInterval> | undefined;
     const send = (event: AguiEvent) => sink.send({ data: JSON.stringify(event) });
-    signal.addEventListener("abort", () => {
-      turn.stop();
-      if (!finished) engine.cancel(principal, sid).catch(() => {});
-    }, { once: true });
-    send(run.start());
-    turn.pipe((event) => run.translate(event).forEach(send), (failure) => {
+    const end = (failure: { error: unknown } | null) => {
       finished = true;
+      stopHold();
+      clearInterval(beat);
       const error = failure ? transportError(failure.error, sid, engine.options.logger) : null;
       run.finish(error ? { message: error.message, code: error.type } : undefined).forEach(send);
       sink.close();
+    };
+    signal.addEventListener("abort", () => {
+      turn.stop();
+      stopHold();
+      clearInterval(beat);
+      if (!finished) engine.cancel(principal, sid).catch(() => {});
+    }, { once: true });
+    send(run.start());
+    turn.pipe((event) => {
+      lastSeq = event.payload.seq;
+      run.translate(event).forEach(send);
+    }, (failure) => {
+      if (failure || !run.holding) return end(failure);
+      // The turn stopped on a call held for a person's approval. Nothing the application can
+      // answer: the run goes on, quiet but for keep-alives, until the hold is decided and the
+      // turn has gone on from it.
+      beat = setInterval(() => sink.comment("keep-alive"), HOLD_KEEPALIVE_MS);
+      follow(engine.hub, sid, lastSeq, (event) => {
+        run.translate(event).forEach(send);
+        if (isCompleted(event) && !run.holding) end(null);
+      }).then((stop) => {
+        if (finished || signal.aborted) stop();
+        else stopHold = stop;
+      }, (error) => end({ error }));
     });
   });
 }

@@ -282,6 +282,38 @@ describe("WebMCP bridge", () => {
     host.close();
   });
 
+  it("on the older navigator.modelContext, withdraws with unregisterTool; the current shape wins where both exist", () => {
+    const older = new Set<string>();
+    const current = new Set<string>();
+    Object.defineProperty(navigator, "modelContext", {
+      configurable: true,
+      value: {
+        registerTool: (tool: { name: string }) => void older.add(tool.name),
+        unregisterTool: (name: string) => void older.delete(name),
+      },
+    });
+    try {
+      const host = createHost({
+        runtimeUrl: location.origin,
+        sessionId: "older",
+        autoConnect: false,
+      });
+      const dispose = host.action("select_issue", selectIssue, () => null);
+      ok(older.has("select_issue"));
+      dispose();
+      equal(older.size, 0, "withdrawn by name");
+      (document as unknown as { modelContext: unknown }).modelContext = {
+        registerTool: (tool: { name: string }) => void current.add(tool.name),
+      };
+      host.action("select_issue", selectIssue, () => null);
+      ok(current.has("select_issue"));
+      equal(older.size, 0, "not registered twice");
+      host.close();
+    } finally {
+      delete (navigator as unknown as { modelContext?: unknown }).modelContext;
+    }
+  });
+
   it("does nothing where the browser has no model context", () => {
     const host = createHost({
       runtimeUrl: location.origin,

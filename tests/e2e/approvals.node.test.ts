@@ -53,6 +53,8 @@ describe("approvals in the demo", () => {
         STORE__URL: "memory:",
         MODEL__DEFAULT: "offline",
         POLICY__FILE: join(dir, "policy.json"),
+        // The operator sees the arguments only when capture keeps them (metadata, the default, does not).
+        POLICY__CONTENT_CAPTURE: "full",
         ACCESS__ADMIN_TOKEN: TOKEN,
       },
       staticRoot,

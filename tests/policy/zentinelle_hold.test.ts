@@ -1,48 +1,59 @@
 /**
- * The gate against Zentinelle (a contract-faithful fake on loopback), end to
- * end over Socket.IO: the hold released by Zentinelle's approval, the
- * runtime's own timeout, and every failure answer ending in a denial with
- * nothing run.
+ * The gate against Zentinelle (the double rebuilt from Zentinelle's own
+ * sources, tests/zentinelle/double.ts), end to end over Socket.IO: the hold
+ * released by Zentinelle's approval, the runtime's own timeout, and every
+ * failure answer ending in a denial with nothing run.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ask, count, holdRuntime } from "./_hold_kit.ts";
-import { fakeZentinelle, refusedUrl } from "../../server/policy/testing/fake_zentinelle.ts";
+import { refusedUrl, zentinelleDouble } from "../zentinelle/double.ts";
 
 const viaFake = (url: string, key: string, timeoutMs = 2_000) => ({
   backend: "zentinelle" as const,
   zentinelleUrl: url,
   zentinelleKey: key,
   timeoutMs,
-  harness: "claude",
 });
 
+const commandsNeedApproval = {
+  id: "commands",
+  name: "Commands need a human",
+  policy_type: "tool_permission" as const,
+  version: 1,
+  config: { requires_approval: ["run_command"] },
+};
+
+/** The evaluations of one session (the version probe's are its own). */
+const sent = (z: Awaited<ReturnType<typeof zentinelleDouble>>, session: string) =>
+  z.received.filter((r) => (r.body.context as { session_id?: string })?.session_id === session);
+
 test("Zentinelle's ask holds the call; its approval and the retry with the token run it", async () => {
-  const z = await fakeZentinelle();
-  z.decisions.run_command = "ask";
+  const z = await zentinelleDouble();
+  z.policies = [commandsNeedApproval];
   const { rt, clock, runs } = await holdRuntime(viaFake(z.url, z.key));
   try {
     const { c, call } = await ask(rt, "z-approve");
     assert.equal(call.approval.status, "pending");
     assert.equal(call.approval.request_id, [...z.requests.keys()][0]);
-    assert.deepEqual(z.received[0].context, {
-      harness: "claude",
+    assert.deepEqual(sent(z, "z-approve")[0].body.context, {
+      harness: "tether",
       session_id: "z-approve",
       chat_id: "z-approve",
       tool_call_id: call.call_id,
       tool_name: "run_command",
       tool_input: { command: "npm test" },
     });
-    assert.equal(z.received[0].user_id, "local");
+    assert.equal(sent(z, "z-approve")[0].body.user_id, "local");
     await clock.sleepers();
     z.approve(call.approval.request_id);
     clock.advance(2_000);
     await c.until(() => count(c, "assistant:status", "completed") === 2);
     assert.deepEqual(runs, [{ command: "npm test" }]);
-    const retry = z.received.at(-1)!;
+    const retry = sent(z, "z-approve").at(-1)!.body;
     assert.equal(typeof (retry.context as { approval_token?: unknown }).approval_token, "string");
     assert.equal(
-      z.received.length,
+      sent(z, "z-approve").length,
       2,
       "one evaluation, one retry: one approval request per held call",
     );
@@ -54,8 +65,8 @@ test("Zentinelle's ask holds the call; its approval and the retry with the token
 });
 
 test("the runtime's own clock ends a hold Zentinelle never decides: denied, nothing run", async () => {
-  const z = await fakeZentinelle();
-  z.decisions.run_command = "ask";
+  const z = await zentinelleDouble();
+  z.policies = [commandsNeedApproval];
   const { rt, clock, runs } = await holdRuntime(viaFake(z.url, z.key));
   try {
     const { c } = await ask(rt, "z-timeout");
@@ -74,11 +85,11 @@ test("the runtime's own clock ends a hold Zentinelle never decides: denied, noth
 });
 
 test("every failure answer of Zentinelle is a denial with a reason, and nothing runs", async () => {
-  const z = await fakeZentinelle();
+  const z = await zentinelleDouble();
   const { rt, runs } = await holdRuntime(viaFake(z.url, z.key, 300));
   try {
     for (const mode of ["timeout", "unavailable", "garbage", "no_decision"] as const) {
-      z.mode = mode;
+      z.failure = mode;
       const { c, call } = await ask(rt, `z-${mode.replace("_", "-")}`);
       assert.equal(call, undefined, `${mode}: no tool_call is announced`);
       const error = c.events.find((e) => e.event === "assistant:tool_error")!.payload;
