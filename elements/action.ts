@@ -160,9 +160,3 @@ export class TetherAction extends LitElement {
     return nothing;
   }
 }
-
-declare global {
-  interface HTMLElementTagNameMap {
-    "tether-action": TetherAction;
-  }
-}

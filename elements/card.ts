@@ -109,9 +109,3 @@ export class TetherCard extends LitElement {
     </a>`;
   }
 }
-
-declare global {
-  interface HTMLElementTagNameMap {
-    "tether-card": TetherCard;
-  }
-}

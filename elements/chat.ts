@@ -425,9 +425,3 @@ export class TetherChat extends LitElement {
     });
   }
 }
-
-declare global {
-  interface HTMLElementTagNameMap {
-    "tether-chat": TetherChat;
-  }
-}

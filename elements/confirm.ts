@@ -245,9 +245,3 @@ export class TetherConfirm extends LitElement {
     }
   }
 }
-
-declare global {
-  interface HTMLElementTagNameMap {
-    "tether-confirm": TetherConfirm;
-  }
-}

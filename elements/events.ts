@@ -112,12 +112,3 @@ export class TetherDecisionEvent extends Event {
     this.decision = decision;
   }
 }
-
-declare global {
-  interface HTMLElementEventMap {
-    "tether-send": TetherSendEvent;
-    "tether-stop": TetherStopEvent;
-    "tether-action": TetherActionEvent;
-    "tether-decision": TetherDecisionEvent;
-  }
-}

@@ -45,6 +45,7 @@ export { HostController } from "./host_controller.ts";
 export { renderMarkdown } from "./markdown.ts";
 export { cardsOf, DISPLAY_LIMITS, toCard, turnCards } from "./display.ts";
 export type { DisplayCard } from "./display.ts";
+export type { TetherElementEventMap, TetherElementTagNameMap } from "./tags.ts";
 export { safeCardUrl, safeImageUrl, safeLinkUrl } from "./safe_url.ts";
 export type { ConfirmRequest } from "./_registry.ts";
 export type { ApprovalHandle, ApprovalRequest } from "./_confirmations.ts";

@@ -88,9 +88,3 @@ export class TetherView extends LitElement {
     return html`<slot></slot>`;
   }
 }
-
-declare global {
-  interface HTMLElementTagNameMap {
-    "tether-view": TetherView;
-  }
-}

@@ -7,7 +7,7 @@ import type { PendingKind } from "./pending_kinds.ts";
 
 /**
  * Where a recorded tool call stands: the live `running` and `pending`, then
- * the final statuses of runtime-behaviour.md.
+ * the final statuses of docs/runtime-wire.md.
  *
  * @example
  * ```ts

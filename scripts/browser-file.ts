@@ -2,7 +2,7 @@
  * The prebuilt browser file: `tether.js`, one ES module a static page loads
  * with `<script type="module" src=".../tether.js">`. It defines every element
  * and exports the whole client and element API (the entry is
- * elements/_bundle.ts, the same one the size budget measures). Lit and zod
+ * elements/browser.ts, the same one the size budget measures). Lit and zod
  * are inside; what a page needs only sometimes (socket.io-client, the
  * screenshot library) is split into chunks under `chunks/` beside it, fetched
  * on first use relative to the file, so the folder is served as a whole.
@@ -51,7 +51,7 @@ export async function buildBrowserFile(
   await rm(outdir, { recursive: true, force: true });
   const { metafile } = await build({
     absWorkingDir: root,
-    entryPoints: { tether: "elements/_bundle.ts" },
+    entryPoints: { tether: "elements/browser.ts" },
     bundle: true,
     splitting: true,
     format: "esm",

@@ -12,9 +12,10 @@
  *   any relative import, static or dynamic, does not name a built file.
  *
  * Sources: every file under protocol/, client/, elements/ and server/
- * (server/testing/ included: users write tests with it) except tests
- * (`*.test.ts`), test suites (`*.case.ts`) and private `_*.ts` files that
- * no other built file imports (test kits and fixtures). `npm start` runs the
+ * except tests (`*.test.ts`), test suites (`*.case.ts`), the repository's
+ * test kits (`server/testing/`, `server/policy/testing/`: nothing exported
+ * imports them) and private `_*.ts` files that no other built file imports
+ * (fixtures). `npm start` runs the
  * built `server/runtime/start.js` (scripts/prestart.mjs builds it first).
  *
  * Run with `tsx scripts/build.ts [outdir]`; without an outdir it also
@@ -34,7 +35,8 @@ import { fileURLToPath } from "node:url";
 // The real path: esbuild reports resolved (symlink-free) paths, which are compared with this.
 const root = realpathSync(fileURLToPath(new URL("..", import.meta.url)));
 const SOURCE_DIRS = ["protocol", "client", "elements", "server"];
-const NOT_LIBRARY = new Set<string>();
+/** Folders of test kits: the repository's tests use them, no package ships them. */
+const TEST_KITS = ["server/testing/", "server/policy/testing/"];
 const TARGET = "es2022";
 
 /**
@@ -138,7 +140,10 @@ async function librarySources(): Promise<string[]> {
   for (const dir of SOURCE_DIRS) {
     for (const file of await readdir(join(root, dir), { recursive: true })) {
       const path = `${dir}/${posix(file)}`;
-      if (!path.endsWith(".ts") || /\.(test|case|d)\.ts$/.test(path) || NOT_LIBRARY.has(path)) {
+      if (
+        !path.endsWith(".ts") || /\.(test|case|d)\.ts$/.test(path) ||
+        TEST_KITS.some((kit) => path.startsWith(kit))
+      ) {
         continue;
       }
       all.push(path);

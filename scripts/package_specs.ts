@@ -30,6 +30,10 @@ export interface PackageSpec {
   sideEffects: string[];
   /** Whether the prebuilt browser file goes in `browser/`. */
   browserFile: boolean;
+  /** Commands the package installs: name → source file. */
+  bin: Record<string, string>;
+  /** Entries whose declarations also bring the tags' global types (`elements/global.ts`). */
+  globalTypes: string[];
 }
 
 /**
@@ -47,6 +51,7 @@ export const PACKAGES: Record<"web" | "runtime", PackageSpec> = {
     description: "Tether for the page: the browser SDK, the web components and the wire schemas.",
     dirs: ["protocol", "client", "elements"],
     exports: {
+      ".": "./elements/browser.ts",
       "./protocol": "./protocol/mod.ts",
       "./client": "./client/mod.ts",
       "./elements": "./elements/mod.ts",
@@ -57,12 +62,21 @@ export const PACKAGES: Record<"web" | "runtime", PackageSpec> = {
     optionalPeers: [],
     sideEffects: [
       "./elements/define.js",
+      "./elements/browser.js",
       "./elements/define_threads.js",
       "./elements/define_inspector.js",
       "./elements/_lazy_kit.js",
       "./browser/*.js",
     ],
     browserFile: true,
+    bin: {},
+    globalTypes: [
+      "./elements/browser.ts",
+      "./elements/mod.ts",
+      "./elements/define.ts",
+      "./elements/define_threads.ts",
+      "./elements/define_inspector.ts",
+    ],
   },
   runtime: {
     name: "@tether/runtime",
@@ -76,8 +90,10 @@ export const PACKAGES: Record<"web" | "runtime", PackageSpec> = {
       "./deno": "./server/runtime/deno.ts",
       "./deploy": "./server/runtime/deploy.ts",
     },
-    optionalPeers: ["redis", "postgres", "@deno/kv"],
-    sideEffects: ["./server/runtime/deploy.js"],
+    optionalPeers: ["redis", "postgres"],
+    sideEffects: ["./server/runtime/deploy.js", "./server/runtime/check_host.js"],
     browserFile: false,
+    bin: { "tether-check-host": "./server/runtime/check_host.ts" },
+    globalTypes: [],
   },
 };

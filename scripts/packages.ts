@@ -6,9 +6,14 @@
  * - `@tether/web`: protocol/, client/ and elements/ for the page, plus the
  *   prebuilt browser file `browser/tether.js` (Lit included, lazy chunks
  *   beside it). Depends only on what the page runs.
- * - `@tether/runtime`: server/ (and the protocol/ it checks requests with).
- *   The store clients (redis, postgres, @deno/kv) are optional peers: the
- *   runtime loads the one `STORE__URL` names.
+ * - `@tether/runtime`: server/ (and the protocol/ it checks requests with),
+ *   with the `tether-check-host` command. `@deno/kv`, the default store's
+ *   client on Node, is a dependency; `redis` and `postgres` are optional
+ *   peers, loaded when `STORE__URL` names them.
+ *
+ * Each package gets its own README (`packages/<name>/README.md`, its links
+ * rewritten for the package) and the docs/ pages it links to, transitively,
+ * so every link in the package opens a file in the package.
  *
  * Each package's dependencies are the bare imports its built files make,
  * with the versions of the root package.json; an import the root does not
@@ -20,9 +25,9 @@
  * @module
  */
 import { build } from "esbuild";
-import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { existsSync, realpathSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, posix, relative, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { buildBrowserFile } from "./browser-file.ts";
@@ -88,7 +93,21 @@ export async function buildNpmPackages(
       join(dir, "package.json"),
       JSON.stringify(manifest(spec, rootPkg, dependencies, peers), null, 2) + "\n",
     );
-    await cp(join(root, "README.md"), join(dir, "README.md"));
+    for (const source of Object.values(spec.bin)) {
+      const js = join(dir, source.replace(/\.ts$/, ".js"));
+      if (!(await readFile(js, "utf8")).startsWith("#!/usr/bin/env node\n")) {
+        throw new Error(`packages: ${source} is a command; it must start with #!/usr/bin/env node`);
+      }
+      await chmod(js, 0o755);
+    }
+    for (const entry of spec.globalTypes) await addGlobalTypes(dir, entry);
+    if (spec.browserFile) {
+      // The browser file's types: those of `.`, which it bundles.
+      const main = spec.exports["."].replace(/^\.\//, "").replace(/\.ts$/, ".js");
+      await writeFile(join(dir, "browser", "tether.d.ts"), `export * from "../${main}";\n`);
+      await addGlobalTypes(dir, "./browser/tether.ts");
+    }
+    await writeReadme(key, dir);
     await cp(join(root, "LICENSE"), join(dir, "LICENSE"));
     if (spec.dirs.includes("elements")) {
       await cp(join(root, "custom-elements.json"), join(dir, "custom-elements.json"));
@@ -101,6 +120,60 @@ export async function buildNpmPackages(
   }
   if (!options.from) await rm(from, { recursive: true, force: true });
   return result;
+}
+
+/** The README of `packages/<key>/` with its links made the package's, and the docs it links to. */
+async function writeReadme(key: string, dir: string): Promise<void> {
+  const source = join(root, "packages", key, "README.md");
+  const text = rewriteLinks(await readFile(source, "utf8"));
+  await writeFile(join(dir, "README.md"), text);
+  // Every docs/ page reachable through relative links, with the images they show.
+  const queue = localLinks(text, "");
+  const seen = new Set<string>();
+  while (queue.length) {
+    const file = queue.shift()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const from = join(root, file);
+    if (!existsSync(from)) {
+      throw new Error(`packages: packages/${key}/README.md links ${file}, which does not exist`);
+    }
+    await mkdir(dirname(join(dir, file)), { recursive: true });
+    await cp(from, join(dir, file));
+    if (file.endsWith(".md")) {
+      queue.push(...localLinks(await readFile(from, "utf8"), dirname(file)));
+    }
+  }
+}
+
+/** `packages/<key>/README.md`'s links as the package's README needs them. */
+export function rewriteLinks(text: string): string {
+  return text
+    .replace(/\]\(\.\.\/\.\.\/docs\//g, "](docs/")
+    .replace(
+      /\]\(\.\.\/(web|runtime)\/README\.md\)/g,
+      "](https://www.npmjs.com/package/@tether/$1)",
+    );
+}
+
+/** The relative links (and images) of a Markdown text, as paths from the package root. */
+function localLinks(text: string, base: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+    const target = m[1].split("#")[0];
+    if (!target || /^[a-z]+:/i.test(target)) continue;
+    out.push(posix.normalize(posix.join(base, target)));
+  }
+  return out;
+}
+
+/** Makes an entry's declarations bring the tags' global types (`elements/global.d.ts`). */
+async function addGlobalTypes(dir: string, entry: string): Promise<void> {
+  const types = join(dir, entry.replace(/\.ts$/, ".d.ts"));
+  const global = join(dir, "elements", "global.d.ts");
+  let specifier = relative(dirname(types), global).split("\\").join("/").replace(/\.d\.ts$/, ".js");
+  if (!specifier.startsWith(".")) specifier = `./${specifier}`;
+  await writeFile(types, `import "${specifier}";\n` + (await readFile(types, "utf8")));
 }
 
 function manifest(
@@ -116,14 +189,20 @@ function manifest(
   }
   if (spec.browserFile) exports["./browser/*"] = "./browser/*";
   exports["./package.json"] = "./package.json";
+  const bin = Object.fromEntries(
+    Object.entries(spec.bin).map(([name, source]) => [name, source.replace(/\.ts$/, ".js")]),
+  );
   return {
     name: spec.name,
     version: rootPkg.version,
     description: spec.description,
     type: "module",
     license: rootPkg.license,
+    repository: rootPkg.repository,
+    homepage: rootPkg.homepage,
     engines: rootPkg.engines,
     exports,
+    ...(Object.keys(bin).length ? { bin } : {}),
     ...(spec.dirs.includes("elements") ? { customElements: "custom-elements.json" } : {}),
     sideEffects: spec.sideEffects.length ? spec.sideEffects : false,
     dependencies: sorted(dependencies),

@@ -1,7 +1,7 @@
 /**
  * The elements' size budget: `<tether-chat>` and the other elements, the
  * client SDK they sit on (both transports, the journal, zod) and Lit, as a
- * page loads them (`elements/_bundle.ts`: minified, gzip -9, code splitting;
+ * page loads them (`elements/browser.ts`: minified, gzip -9, code splitting;
  * chunks reached only through `import()` and the lazy screenshot library are
  * not counted), measured with the SDK's `measure()`.
  *
@@ -32,7 +32,7 @@ export const ELEMENTS_BUDGET = 45 * 1024;
  * ```
  */
 export const measureElements = (): Promise<BundleSize> =>
-  measure("elements/_bundle.ts", { external: ["modern-screenshot"] });
+  measure("elements/browser.ts", { external: ["modern-screenshot"] });
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
@@ -55,7 +55,7 @@ export async function reportElements(): Promise<boolean> {
     groups.set(key, (groups.get(key) ?? 0) + bytes);
   }
   console.log(
-    `elements + client + Lit (elements/_bundle.ts; minified, gzip -9): ${
+    `elements + client + Lit (elements/browser.ts; minified, gzip -9): ${
       kb(size.entry.gzip)
     } gzip, ` +
       `${kb(size.entry.raw)} raw; budget ${kb(ELEMENTS_BUDGET)}`,

@@ -45,6 +45,8 @@ export interface BundleSize {
 export interface MeasureOptions {
   /** Packages left out (loaded lazily by the page, or not part of the measured bundle). */
   external?: string[];
+  /** The folder `entry` and its packages resolve from (default: the repository). */
+  cwd?: string;
 }
 
 const gzip = (bytes: Uint8Array) => gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION }).length;
@@ -60,9 +62,10 @@ const gzip = (bytes: Uint8Array) => gzipSync(bytes, { level: constants.Z_BEST_CO
  */
 export async function measure(entry: string, options: MeasureOptions = {}): Promise<BundleSize> {
   const outdir = await mkdtemp(join(tmpdir(), "tether-size-"));
+  const cwd = options.cwd ?? root;
   try {
     const result = await build({
-      absWorkingDir: root,
+      absWorkingDir: cwd,
       entryPoints: [entry],
       bundle: true,
       minify: true,
@@ -77,11 +80,11 @@ export async function measure(entry: string, options: MeasureOptions = {}): Prom
       legalComments: "none",
     });
     const outputs = result.metafile.outputs;
-    const name = (file: string) => relative(outdir, join(root, file));
+    const name = (file: string) => relative(outdir, join(cwd, file));
     const sizes = new Map<string, ChunkSize>();
     for (const [file, output] of Object.entries(outputs)) {
       if (!file.endsWith(".js")) continue;
-      const bytes = await readFile(join(root, file));
+      const bytes = await readFile(join(cwd, file));
       sizes.set(file, {
         file: name(file),
         raw: bytes.length,
@@ -95,7 +98,7 @@ export async function measure(entry: string, options: MeasureOptions = {}): Prom
     const entryFile = Object.keys(outputs).find((f) => outputs[f].entryPoint === entry)!;
     const eager = staticClosure(outputs, entryFile);
     const eagerBytes = Buffer.concat(
-      await Promise.all([...eager].map((f) => readFile(join(root, f)))),
+      await Promise.all([...eager].map((f) => readFile(join(cwd, f)))),
     );
     return {
       entry: {

@@ -153,6 +153,7 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
       model: e.model.name,
       offline: e.model.name === "offline",
       store: e.store.name,
+      ...(e.policy ? { policy: e.policy.status() } : {}),
       // Whether the inspector's route is on (DEBUG__INSPECT), so a page can offer it.
       inspect: e.options.debug.inspect,
     });

@@ -42,7 +42,7 @@ export interface Limits {
   leaseTtlMs: number;
 }
 
-/** Who may use the runtime: see the README section "Access". */
+/** Who may use the runtime: see docs/configuration.md, "Access". */
 export interface AccessOptions {
   /** `trusted_local` (default), `header`, or `custom` (uses `authenticate`). */
   mode: "trusted_local" | "header" | "custom";
@@ -62,7 +62,7 @@ export interface AccessOptions {
   workspaceHeader?: string;
 }
 
-/** Remote tool servers (the generic-rest contract): see the README section "Remote tools". */
+/** Remote tool servers (the generic-rest contract): see docs/remote-tools.md. */
 export interface RemoteToolsOptions {
   /**
    * `REMOTE_TOOLS__ALLOWED_HOSTS`: host names or IP addresses a base URL may reach even
@@ -123,7 +123,7 @@ export interface RuntimeOptions {
   remoteTools: RemoteToolsOptions;
   /** A policy hook in code; when given it decides instead of the gate's backend. */
   policy?: PolicyHook;
-  /** `POLICY__*`: the policy gate (embedded engine or Zentinelle); see the README's "Policy gate". */
+  /** `POLICY__*`: the policy gate (embedded engine or Zentinelle); see docs/policy.md. */
   gate?: Partial<PolicyOptions>;
   limits: Limits;
   access: AccessOptions;

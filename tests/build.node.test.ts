@@ -12,7 +12,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -77,11 +77,57 @@ test("the build leaves tests and test kits out and writes a declaration file per
       `${source} is test code`,
     );
   }
-  assert.ok(
-    built.sources.includes("server/testing/harness.ts"),
-    "server/testing/ is built for users' tests",
-  );
+  for (const kit of ["server/testing/", "server/policy/testing/"]) {
+    assert.ok(!built.sources.some((s) => s.startsWith(kit)), `${kit} is left out`);
+  }
   assert.equal(built.declarations, built.modules);
+});
+
+test("each package has its own README, a repository, and only links that open a file in it", async () => {
+  for (const [key, dir] of Object.entries(dirs)) {
+    const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8"));
+    assert.match(manifest.repository?.url ?? "", /^git\+https:\/\//, `${key} has a repository`);
+    const readme = await readFile(join(dir, "README.md"), "utf8");
+    assert.ok(readme.startsWith(`# ${manifest.name}\n`), `${key}'s README is its own`);
+    assert.doesNotMatch(
+      readme,
+      /npm start|npm test|## Quick start/,
+      `${key}'s README is no repository's`,
+    );
+    const files = [join(dir, "README.md")];
+    for (const entry of await readdir(join(dir, "docs"))) files.push(join(dir, "docs", entry));
+    for (const file of files.filter((f) => f.endsWith(".md"))) {
+      for (const m of (await readFile(file, "utf8")).matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = m[1].split("#")[0];
+        if (!target) continue;
+        if (/^https?:/.test(target)) {
+          assert.match(
+            target,
+            /^https:\/\/(www\.npmjs\.com\/package\/@tether\/|docs\.|ai-sdk\.dev)/,
+          );
+          continue;
+        }
+        assert.ok(
+          existsSync(join(dirname(file), target)),
+          `${file} links ${target}, not in the package`,
+        );
+      }
+    }
+  }
+});
+
+test("the runtime package ships tether-check-host and no test kit", async () => {
+  const manifest = JSON.parse(await readFile(join(dirs.runtime, "package.json"), "utf8"));
+  const bin = join(dirs.runtime, manifest.bin["tether-check-host"]);
+  assert.match(await readFile(bin, "utf8"), /^#!\/usr\/bin\/env node\n/);
+  const { code, out } = await run(process.execPath, [bin]);
+  assert.equal(code, 2, out);
+  assert.match(out, /usage: tether-check-host <base-url> <secret>/);
+  assert.ok(!existsSync(join(dirs.runtime, "server", "testing")), "no server/testing/");
+  assert.ok(
+    !existsSync(join(dirs.runtime, "server", "policy", "testing")),
+    "no server/policy/testing/",
+  );
 });
 
 test("every export of each package names a built file and its declaration file", () => {
@@ -117,7 +163,7 @@ console.log("health " + res.status);
 });
 
 test("the browser exports resolve every import and their declaration files parse", async () => {
-  for (const subpath of ["./protocol", "./client", "./elements", "./elements/define"]) {
+  for (const subpath of [".", "./protocol", "./client", "./elements", "./elements/define"]) {
     const { default: js, types } = manifests.web.exports[subpath];
     // Bundling (packages left out) fails on any relative import that names no file.
     await build({
@@ -142,7 +188,16 @@ import { parseHostContext } from "@tether/web/protocol";
 import { createHost } from "@tether/web/client";
 import { TetherChat } from "@tether/web/elements";
 import "@tether/web/elements/define";
+import { createHost as fromMain, TetherView } from "@tether/web";
+import * as browserFile from "@tether/web/browser/tether.js";
 import { memoryStore, type Store } from "@tether/runtime/kv";
+
+// The tags are typed: querySelector gives the element's class, and events their own type.
+export const chat: TetherChat | null = document.querySelector("tether-chat");
+export const view: TetherView = document.createElement("tether-view");
+chat?.addEventListener("tether-send", (event) => event.text.length);
+export const sameHost: typeof createHost = fromMain;
+export const fileHost: typeof createHost = browserFile.createHost;
 
 export const app: TetherApp = createRuntime({ storeUrl: "memory:", model: "offline" });
 export const store: Store = memoryStore();

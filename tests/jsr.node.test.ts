@@ -1,9 +1,8 @@
 /**
  * Both packages pass JSR's checks as a publish would run them
- * (`deno publish --dry-run`): the runtime with no slow types, the web package
- * with `--allow-slow-types` because its elements add their tags to
- * `HTMLElementTagNameMap` (a global augmentation JSR cannot check; it is what
- * types `document.querySelector("tether-chat")`). Node only: spawns Deno.
+ * (`deno publish --dry-run`), slow types checked: no `--allow-slow-types`.
+ * The web package's global tag types (`elements/global.ts`, which JSR
+ * refuses) stay out of its JSR files. Node only: spawns Deno.
  *
  * @module
  */
@@ -42,8 +41,14 @@ test("deno publish --dry-run passes for @tether/runtime, slow types checked", as
   assert.match(out, /Simulating publish of @tether\/runtime/);
 });
 
-test("deno publish --dry-run passes for @tether/web", async () => {
-  const { code, out } = await dryRun("jsr.web.json", ["--allow-slow-types"]);
+test("deno publish --dry-run passes for @tether/web, slow types checked", async () => {
+  const { code, out } = await dryRun("jsr.web.json");
   assert.equal(code, 0, out);
   assert.match(out, /Simulating publish of @tether\/web/);
+  assert.doesNotMatch(out, /elements\/global\.ts/, "the global tag types are not published to JSR");
+});
+
+test("neither JSR package publishes the repository's test kits", async () => {
+  const { out } = await dryRun("jsr.runtime.json");
+  assert.doesNotMatch(out, /server\/(policy\/)?testing\//);
 });

@@ -18,8 +18,20 @@ import { LocalPolicyEngine } from "./local_engine.ts";
 import type { PolicyOptions } from "./options.ts";
 import { zentinelleBackend } from "./zentinelle_backend.ts";
 
+/**
+ * What `/health` says about the gate: the backend, and for the embedded
+ * engine where its policies came from (`file`: `POLICY__FILE`, loaded;
+ * `options`: `gate.document` in code; `none`: every call allowed) and how many
+ * are in force now.
+ */
+export type PolicyStatus =
+  | { backend: "zentinelle" }
+  | { backend: "local"; source: "file" | "options" | "none"; policies: number };
+
 /** The gate as the runtime holds it. */
 export interface PolicyRuntime {
+  /** The backend and the policies in force, for `/health`. */
+  status(): PolicyStatus;
   gate: PolicyGate;
   /** The turn's policy hook: the gate, with `ask` registered as a hold. */
   hook: PolicyHook;
@@ -78,8 +90,9 @@ export async function createPolicy(
       timeoutMs: options.timeoutMs,
       harness: options.harness,
     });
+    const status = () => ({ backend: "zentinelle" as const });
     const gate = new PolicyGate(backend, described);
-    return assemble(gate, null, options, store, logger, host, () => {});
+    return assemble(gate, null, options, store, logger, host, () => {}, status);
   }
   const engine = new LocalPolicyEngine({
     store,
@@ -101,10 +114,21 @@ export async function createPolicy(
       onError: (message) => logger.error(message, { file: options.file }),
     });
     engine.setPolicies(file.initial);
+    // Said once at start, so an operator sees the file was read and how many policies it holds.
+    logger.info("policy file loaded", {
+      file: options.file,
+      policies: file.initial.policies.length,
+    });
     stop = file.stop;
   }
+  const source = options.file
+    ? "file" as const
+    : options.document
+    ? "options" as const
+    : "none" as const;
+  const status = () => ({ backend: "local" as const, source, policies: engine.policies.length });
   const gate = new PolicyGate(localBackend(engine, options.agentId), described);
-  return assemble(gate, engine, options, store, logger, host, stop);
+  return assemble(gate, engine, options, store, logger, host, stop, status);
 }
 
 function assemble(
@@ -115,6 +139,7 @@ function assemble(
   logger: Logger,
   host: PolicyHost,
   stopFile: () => void,
+  status: () => PolicyStatus,
 ): PolicyRuntime {
   const clock = options.clock ?? realClock;
   const holds = new HoldWatcher({
@@ -126,6 +151,7 @@ function assemble(
     logger,
   });
   return {
+    status,
     gate,
     hook: gateHook(gate, holds),
     holds,

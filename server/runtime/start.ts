@@ -59,6 +59,10 @@ log.info("tether: listening", {
   store: engine.store.name,
   ...(staticRoot ? { demo: `${started.url}/` } : {}),
 });
+// One line for a person: where to go (the JSON line above is for log readers).
+console.log(
+  `tether: ${staticRoot ? "the demo and the runtime" : "the runtime"} on ${started.url}/`,
+);
 if (madeToken && staticRoot) {
   // Printed straight to the terminal, never through the logger: the token sits in the URL's fragment only.
   console.log(

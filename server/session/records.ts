@@ -14,7 +14,7 @@ import type {
   WaitingFor,
 } from "../../protocol/mod.ts";
 
-/** Where a tool call stands: the statuses of runtime-behaviour.md, plus the live ones. */
+/** Where a tool call stands: the statuses of docs/runtime-wire.md, plus the live ones. */
 export type { CallStatus };
 
 /** What a pending item waits for: see `server/turn/kinds/kind.ts` for each one's continuation rules. */

@@ -1,6 +1,6 @@
 /**
  * The Socket.IO transport: the `/assistant` namespace of
- * runtime-behaviour.md on a node:http server (`@hono/node-server` on Node,
+ * docs/runtime-wire.md on a node:http server (`@hono/node-server` on Node,
  * and the same node:http server on Deno through its Node compatibility).
  *
  * Connections are checked once, in the namespace middleware: an Origin

@@ -1,7 +1,7 @@
 /**
  * Transport errors: a refused request on a streaming transport becomes one
  * `assistant:error` payload of type `validation`, `forbidden`, `session` or
- * `internal` (runtime-behaviour.md), sent only to the client that asked.
+ * `internal` (docs/runtime-wire.md), sent only to the client that asked.
  *
  * @module
  */

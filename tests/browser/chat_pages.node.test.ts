@@ -14,6 +14,8 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { spawnRuntime } from "./spawn_runtime.mjs";
 import { launchChromium, messages, startLab, until } from "./_lab.ts";
+// The tags typed in page.evaluate: document.querySelector("tether-chat") is a TetherChat.
+import type {} from "../../elements/global.ts";
 
 const OUTPUT = fileURLToPath(new URL("../../test-output/", import.meta.url));
 

@@ -1,5 +1,5 @@
 /**
- * Checks a recorded event stream against the order of runtime-behaviour.md:
+ * Checks a recorded event stream against the order of docs/runtime-wire.md:
  * per turn `status started`, deltas and tool events, `final_response`,
  * `status completed`, with consecutive sequence numbers throughout.
  *
