@@ -32,4 +32,5 @@ export const BENCH_PARTS: Record<string, () => Promise<unknown>> = {
   sessions: async () => (await import("./sessions.ts")).benchSessions(),
   compare: async () => (await import("./compare.ts")).benchCompare(),
   context: async () => (await import("./context.ts")).benchContext(),
+  long: async () => (await import("./long.ts")).benchLong(),
 };

@@ -7,11 +7,16 @@
  * Test files: `*.test.ts` run on Node and Deno; `*.node.test.ts` only on Node
  * (they drive Chromium through playwright-core, which needs Node);
  * `*.browser.test.ts` run in Chromium through web-test-runner.
+ *
+ * The Node suite runs on the Node that runs this script and, in CI (`CI=true`), again on each
+ * line of `node_lines.ts` (Node 22 and 24, binaries from the npm registry); elsewhere
+ * `TEST_NODE_LINES=22,24` (or `all`) asks for them, and the run says which lines it left out.
  */
 import { spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import process from "node:process";
+import { NODE_LINES, nodeBinary } from "./node_lines.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const SKIP_DIRS = new Set(["node_modules", ".git", "dist", ".tether", "test-output"]);
@@ -52,12 +57,14 @@ function run(
   cmd: string,
   args: string[],
   parse: (out: string) => Omit<SuiteResult, "name" | "code">,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<SuiteResult> {
   console.log(`\n=== ${name}: ${cmd} ${args.join(" ").slice(0, 200)}`);
+  const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
       cwd: root,
-      env: process.env,
+      env,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
@@ -70,6 +77,7 @@ function run(
     child.on("close", (code) => {
       // deno-lint-ignore no-control-regex -- strips the runners' colour codes
       const counts = parse(out.replace(/\x1b\[[0-9;]*m/g, ""));
+      console.log(`=== ${name}: ${((Date.now() - started) / 1000).toFixed(0)} s`);
       resolve({ name, code: code ?? 1, ...counts });
     });
   });
@@ -91,9 +99,19 @@ const nodeOnly = files.filter((f) => f.endsWith(".node.test.ts"));
 const both = files.filter((f) => !browser.includes(f) && !nodeOnly.includes(f));
 const results: SuiteResult[] = [];
 
+/** The Node lines besides this one: every line in CI, those `TEST_NODE_LINES` names elsewhere. */
+function otherLines() {
+  const asked = process.env.CI === "true" ? "all" : process.env.TEST_NODE_LINES ?? "";
+  const majors = asked.split(",").map((m) => m.trim()).filter(Boolean);
+  return NODE_LINES.filter((l) =>
+    `v${l.major}.` !== process.version.slice(0, `v${l.major}.`.length) &&
+    (majors.includes("all") || majors.includes(String(l.major)))
+  );
+}
+
 if (want("node")) {
-  results.push(
-    await run("node", process.execPath, [
+  const nodeSuite = (name: string, node: string, env?: NodeJS.ProcessEnv) =>
+    run(name, node, [
       "--import",
       "tsx",
       "--test",
@@ -105,8 +123,32 @@ if (want("node")) {
       passed: num(out, /^\s*ℹ pass (\d+)/m),
       failed: num(out, /^\s*ℹ fail (\d+)/m) + num(out, /^\s*ℹ cancelled (\d+)/m),
       skipped: num(out, /^\s*ℹ skipped (\d+)/m),
-    })),
+    }), env);
+  results.push(await nodeSuite(`node ${process.version}`, process.execPath));
+  const lines = otherLines();
+  const left = NODE_LINES.filter((l) =>
+    !lines.includes(l) && !process.version.startsWith(`v${l.major}.`)
   );
+  if (left.length) {
+    console.log(
+      `\nNOTE: the Node suite ran on this machine's Node ${process.version} only; CI runs it on Node ${
+        left.map((l) => l.major).join(" and ")
+      } too (TEST_NODE_LINES=${left.map((l) => l.major).join(",")} here).`,
+    );
+  }
+  for (const line of lines) {
+    let node: string;
+    try {
+      node = nodeBinary(line);
+    } catch (error) {
+      console.error(`\n=== node ${line.major}: ${(error as Error).message}`);
+      results.push({ name: `node v${line.version}`, passed: 0, failed: 1, skipped: 0, code: 1 });
+      continue;
+    }
+    // Children that run `node` or `npm` by name (the README tests) get this line's Node too.
+    const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH ?? ""}` };
+    results.push(await nodeSuite(`node v${line.version}`, node, env));
+  }
 }
 if (want("deno")) {
   results.push(

@@ -16,6 +16,7 @@ import { readJson } from "./http/body.ts";
 import { TetherError, validationError } from "./http/errors.ts";
 import type { Principal } from "./http/principal.ts";
 import { modelFromSpec, profileOfModel } from "./model/mod.ts";
+import { asLanguageModelV3, type ModelObject } from "./model/ai_sdk7.ts";
 import { streamTurn } from "./transports/sse.ts";
 import { corsFor } from "./http/cors.ts";
 import { parseAfter, streamSessionEvents } from "./transports/sse_resume.ts";
@@ -48,6 +49,22 @@ export type TetherApp = Hono<RuntimeEnv> & {
   close(): Promise<void>;
 };
 
+/** A model given as an object, AI SDK 7's (v4) wrapped for AI SDK 6; any other version refused. */
+function objectModel(given: ModelObject, name: string | undefined, openaiStore: boolean) {
+  let model;
+  try {
+    model = asLanguageModelV3(given);
+  } catch (error) {
+    throw new ConfigError(`model: ${(error as Error).message}`);
+  }
+  return {
+    model,
+    name: name ?? model.modelId,
+    providerOptions: undefined,
+    profile: profileOfModel(model, { openaiStore }),
+  };
+}
+
 /** Builds the engine for resolved options (opens the store, picks the model). */
 export async function createEngine(options: RuntimeOptions): Promise<Engine> {
   // Loaded on demand so a runtime given a store never loads the database drivers.
@@ -56,12 +73,7 @@ export async function createEngine(options: RuntimeOptions): Promise<Engine> {
   const openaiStore = options.modelOptions.openaiStore;
   const model = typeof options.model === "string"
     ? modelFromSpec(options.model, options.env, { openaiStore })
-    : {
-      model: options.model,
-      name: options.modelName ?? options.model.modelId,
-      providerOptions: undefined,
-      profile: profileOfModel(options.model, { openaiStore }),
-    };
+    : objectModel(options.model, options.modelName, openaiStore);
   const engine = new Engine(store, options, model as never);
   const tooLong = engine.configuredToolIssues(engine.model);
   if (tooLong.length) throw new ConfigError(tooLong[0].message);

@@ -11,7 +11,7 @@ import type { BackendTool } from "./tools/backend_tool.ts";
 import type { Authenticate } from "./http/principal.ts";
 import type { PolicyHook } from "./tools/policy.ts";
 import type { PolicyOptions } from "./policy/options.ts";
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { ModelObject } from "./model/ai_sdk7.ts";
 import { createLogger, log, type Logger } from "./log.ts";
 import { DEFAULT_MODEL_OPTIONS, type ModelOptions } from "./model/budget.ts";
 import { DEFAULT_HISTORY_OPTIONS, type HistoryOptions } from "./history/options.ts";
@@ -96,7 +96,7 @@ export interface DebugOptions {
  */
 export interface RuntimeOptions {
   /** `MODEL__DEFAULT`: `offline`, `openai:<model>`, `anthropic:<model>`, `openai-compatible:<url>#<model>`. */
-  model: string | LanguageModelV3;
+  model: string | ModelObject;
   /** A name for a model passed as an object (shown on /health and in results). */
   modelName?: string;
   /** `MODEL__ALLOWED`: model specs a request's `config.model` may pick (comma-separated in the environment). */

@@ -32,3 +32,9 @@ export {
 } from "./from_config.ts";
 export { type ModelLimits, type ModelProfile, PROVIDERS } from "./providers/mod.ts";
 export { offlineModel } from "./offline.ts";
+export {
+  asLanguageModelV3,
+  type LanguageModelV4Like,
+  type ModelObject,
+  UnsupportedModelError,
+} from "./ai_sdk7.ts";
