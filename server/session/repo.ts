@@ -7,6 +7,7 @@
 import type { Entry, Mutation, Store } from "../kv/store.ts";
 import { relist, unlist } from "./listing.ts";
 import type { AssistantMessage, SessionRecord, StoredMessage } from "./records.ts";
+import { SettledMessages } from "./_settled.ts";
 
 const pad = (n: number) => n.toString().padStart(8, "0");
 
@@ -37,6 +38,8 @@ export class SessionRepo {
   readonly store: Store;
   /** The workspace of sessions whose principal names none (`REMOTE_TOOLS__WORKSPACE`). */
   readonly workspace: string;
+  /** The settled messages of recent sessions, read from the store once (`_settled.ts`). */
+  #settled = new SettledMessages();
   constructor(store: Store, workspace = "default") {
     this.store = store;
     this.workspace = workspace;
@@ -47,17 +50,25 @@ export class SessionRepo {
     return this.store.get<SessionRecord>(sessionKey(id));
   }
 
-  /** The session with all its messages, or null. */
+  /**
+   * The session with all its messages, or null. The settled ones (`_settled.ts`) are read from
+   * the store once and frozen; the rest are read on every load, and the caller may change them.
+   */
   async load(id: string): Promise<LoadedSession | null> {
     // One read for a session that does not exist yet, the common case of a first message.
     const entry = await this.record(id);
-    if (!entry) return null;
-    const list = await this.store.list<StoredMessage>(["message", id]);
-    return {
-      record: entry.value,
-      version: entry.version,
-      messages: list.map((e) => ({ seq: Number(e.key[2]), message: e.value })),
-    };
+    if (!entry) {
+      this.#settled.drop(id);
+      return null;
+    }
+    const known = this.#settled.prefix(id, entry.value);
+    const list = await this.store.list<StoredMessage>(
+      ["message", id],
+      known.length ? { after: pad(known.length - 1) } : undefined,
+    );
+    const messages = known.concat(list.map((e) => ({ seq: Number(e.key[2]), message: e.value })));
+    this.#settled.extend(id, entry.value, messages);
+    return { record: entry.value, version: entry.version, messages };
   }
 
   /**
@@ -109,6 +120,7 @@ export class SessionRepo {
    * listing entry in the same commit, so a crash midway leaves it listed and deletable.
    */
   async delete(id: string): Promise<void> {
+    this.#settled.drop(id);
     const [messages, ids, inspected] = await Promise.all([
       this.store.list(["message", id]),
       this.store.list(["message_id", id]),
