@@ -32,7 +32,7 @@ const WARM = Number(process.env.LONG_WARM ?? 2);
 const RUNS = Number(process.env.LONG_RUNS ?? 3);
 
 /** What the store was asked, summed. */
-interface Ops {
+export interface Ops {
   gets: number;
   keysRead: number;
   lists: number;
@@ -42,7 +42,7 @@ interface Ops {
   bytes: number;
 }
 
-const zero = (): Ops => ({
+export const zero = (): Ops => ({
   gets: 0,
   keysRead: 0,
   lists: 0,
@@ -53,7 +53,7 @@ const zero = (): Ops => ({
 });
 
 /** The store, counting what it is asked into `ops`. */
-function counted(store: Store, ops: Ops): Store {
+export function counted(store: Store, ops: Ops): Store {
   const size = (value: unknown) => value === undefined ? 0 : JSON.stringify(value).length;
   const writes = (mutations: readonly { value?: unknown }[]) => {
     ops.commits++;

@@ -368,7 +368,7 @@ export class Engine {
     if (loaded || body.tool_call_id === undefined) admitted?.();
     if (body.tool_call_id === undefined) {
       // The turn's first event needs its numbering: loaded meanwhile, not after the first commit.
-      this.hub.prepare(sid);
+      this.hub.prepare(sid, !loaded);
       // Titled beside the turn, never before it: a first message also gets its plain title now.
       if (!loaded?.record.listing?.title && model.name !== "offline") {
         // With the provider's own request options: OpenAI's `store: false` holds for titles too.

@@ -35,7 +35,7 @@
  * @module
  */
 import { BoundedMap } from "../bounded_map.ts";
-import type { Store } from "../kv/store.ts";
+import type { Mutation, Store } from "../kv/store.ts";
 
 /** One published event: the Socket.IO event name and its payload (with `type` and `seq`). */
 export interface SessionEvent {
@@ -259,11 +259,13 @@ export class EventHub {
   /**
    * Loads a session's numbering and reserves its next block now, before its first event, so a
    * turn about to start need not wait for that on the way to the event (durable stores only).
+   * `fresh`: the session is new, and its first commit will carry the block (`reservation()`).
    */
-  prepare(sessionId: string): void {
+  prepare(sessionId: string, fresh = false): void {
     if (!this.#durable || this.#seq.has(sessionId)) return;
     const ready = this.#loadSeq(sessionId).then(async (n) => {
-      await this.#reserve(sessionId, n + 1);
+      // A new session's first commit carries its block instead (`reservation()`): one write fewer.
+      if (!fresh) await this.#reserve(sessionId, n + 1);
       return n;
     });
     this.#keepSeq(sessionId, ready);
@@ -271,6 +273,23 @@ export class EventHub {
     ready.catch(() => {
       if (this.#seq.get(sessionId) === ready) this.#seq.delete(sessionId);
     });
+  }
+
+  /**
+   * The write that reserves a new session's first block, for the session's first commit to
+   * carry, and what to call once that commit succeeded; null on a memory store. Until then the
+   * block counts as not reserved, so an event numbered before the commit reserves it itself.
+   */
+  async reservation(sessionId: string): Promise<{ mutation: Mutation; committed(): void } | null> {
+    if (!this.#durable) return null;
+    const n = await (this.#seq.get(sessionId) ?? this.#loadSeq(sessionId));
+    const limit = Math.max(n + SEQ_BLOCK, this.#reserved.get(sessionId) ?? 0);
+    return {
+      mutation: { key: reservedKey(sessionId), value: limit },
+      committed: () => {
+        if (limit > (this.#reserved.get(sessionId) ?? 0)) this.#reserved.set(sessionId, limit);
+      },
+    };
   }
 
   /** Makes `seq` durable before any client sees it: a restart continues after the whole block. */

@@ -110,12 +110,16 @@ export async function startTurn(
     listing: titled(previous, body.content, body.output_mode),
   };
   const marks = body.id ? [{ key: messageIdKey(sid, body.id), value: true }] : [];
+  // A new session's first block of event numbers is reserved in its first commit.
+  const reservation = loaded ? null : await deps.hub.reservation(sid);
   const written = await repo.commit(record, loaded?.version ?? null, [
     // Past every message of the loaded session, which the check on its version holds still.
     repo.putMessage(sid, userSeq, user, true),
     ...marks,
     ...(roster.write ? [roster.write] : []),
+    ...(reservation ? [reservation.mutation] : []),
   ]);
+  if (written) reservation?.committed();
   if (!written) {
     throw sessionError(
       `Session ${sid} changed while this message was being written; send it again.`,
