@@ -164,13 +164,32 @@ export function viewOf(items: readonly Item[], state: HistoryState): ModelMessag
  */
 export function lastContext(messages: readonly ModelMessage[]): string | null {
   for (let i = messages.length - 1; i >= 0; i--) {
-    const texts = userTexts(messages[i]);
-    for (let t = texts.length - 1; t >= 0; t--) {
-      const blocks = blocksOf(texts[t][1]);
-      for (let b = blocks.length - 1; b >= 0; b--) {
-        if (blocks[b].kind === "full") return blocks[b].text;
+    const found = fullBlockOf(messages[i]);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+// A page that stays the same is a note in every later message, so the walk above goes back to
+// the session's first page: a message's own answer is remembered (messages are not changed once
+// made; a changed copy is another object).
+const fullBlocks = new WeakMap<ModelMessage, string | null>();
+
+/** The last page shown in full in one message, or null. */
+function fullBlockOf(message: ModelMessage): string | null {
+  const known = fullBlocks.get(message);
+  if (known !== undefined) return known;
+  let found: string | null = null;
+  const texts = userTexts(message);
+  for (let t = texts.length - 1; t >= 0 && found === null; t--) {
+    const blocks = blocksOf(texts[t][1]);
+    for (let b = blocks.length - 1; b >= 0; b--) {
+      if (blocks[b].kind === "full") {
+        found = blocks[b].text;
+        break;
       }
     }
   }
-  return null;
+  fullBlocks.set(message, found);
+  return found;
 }
