@@ -16,8 +16,9 @@
  * kept messages are frozen, deep: code that changed one would throw rather
  * than let the process's copy drift from the store's, and the AI SDK's check
  * may skip them (`server/turn/_prompt_check.ts`), as each was checked in the
- * turn that made it. At most `LIMIT` messages are kept, the sessions used
- * longest ago dropped first.
+ * turn that made it. At most `LIMIT` characters of messages (as JSON,
+ * measured once as each is kept) are kept, the sessions used longest ago
+ * dropped first.
  *
  * @module
  */
@@ -33,10 +34,11 @@ interface Prefix {
   created: string;
   owner: string;
   messages: Numbered[];
+  size: number;
 }
 
-/** The most messages kept, over every session. */
-const LIMIT = 20_000;
+/** The most kept, over every session, in characters of the messages' JSON (a page block is up to 32,000). */
+const LIMIT = 8_000_000;
 const FINAL = new Set(["completed", "failed", "cancelled"]);
 
 /** Objects frozen here, deep: what the AI SDK's prompt check may take as checked. */
@@ -85,7 +87,7 @@ export class SettledMessages {
   extend(id: string, record: SessionRecord, messages: readonly Numbered[]): void {
     let kept = this.#sessions.get(id);
     if (!kept) {
-      kept = { created: record.created_at, owner: record.owner_id, messages: [] };
+      kept = { created: record.created_at, owner: record.owner_id, messages: [], size: 0 };
       this.#sessions.set(id, kept);
     }
     for (let i = kept.messages.length; i < messages.length; i++) {
@@ -93,9 +95,13 @@ export class SettledMessages {
       const { message } = entry;
       if (entry.seq !== i) break;
       if (message.role === "assistant" && !FINAL.has(message.status)) break;
+      const size = JSON.stringify(message).length;
+      // One session alone never takes more than the whole: its later messages are read each time.
+      if (kept.size + size > LIMIT) break;
       freeze(entry);
       kept.messages.push(entry);
-      this.#total++;
+      kept.size += size;
+      this.#total += size;
     }
     for (const other of this.#sessions.keys()) {
       if (this.#total <= LIMIT || other === id) break;
@@ -107,7 +113,7 @@ export class SettledMessages {
   drop(id: string): void {
     const kept = this.#sessions.get(id);
     if (!kept) return;
-    this.#total -= kept.messages.length;
+    this.#total -= kept.size;
     this.#sessions.delete(id);
   }
 }
