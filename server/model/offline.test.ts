@@ -356,3 +356,34 @@ test("a failure's reason is said once, without the prefixes the layers added", a
   });
   assert.match(result.text, /^I could not select issue: there is no issue #999\. /);
 });
+
+test("every block the runtime puts before the words is context: remote context, the unchanged note, a later one", async () => {
+  const page =
+    `<host_context>\nview: tasks\ndata:\n  issues: [{"number":42,"title":"Fix login"},{"number":7,"title":"Dark mode"}]\n  selected_issue: {"number":42,"title":"Fix login"}\n</host_context>`;
+  const remote = `<remote_context>\n{"milestones":3,"next_due":"Beta"}\n</remote_context>`;
+  const later = `<team_context>\n{"issue":5}\n</team_context>`;
+  for (const blocks of [[page, remote], [page, remote, later], [remote, page]]) {
+    const result = await generateText({
+      model: offlineModel(),
+      prompt: `${blocks.join("\n\n")}\n\nselect it`,
+      tools,
+    });
+    assert.deepEqual(result.toolCalls.map((c) => [c.toolName, c.input]), [
+      ["select_issue", { number: 42 }],
+    ]);
+  }
+  // A later turn whose page is unchanged: the note and the remote block are no words either.
+  const messages: ModelMessage[] = [
+    { role: "user", content: `${page}\n\nhello` },
+    { role: "assistant", content: "Hello!" },
+    {
+      role: "user",
+      content:
+        `<host_context_unchanged>The page is as the last host_context above shows it.</host_context_unchanged>\n\n${remote}\n\nhelp`,
+    },
+  ];
+  const help = await generateText({ model: offlineModel(), messages, tools });
+  assert.deepEqual(help.toolCalls, []);
+  assert.match(help.text, /I can:/);
+  assert.doesNotMatch(help.text, /milestones|next due/i);
+});
