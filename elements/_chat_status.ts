@@ -7,6 +7,7 @@
  */
 import { html, nothing, type TemplateResult } from "lit";
 import { type ConnectionState, type HostState, waitingFor } from "../client/mod.ts";
+import { noticeText } from "./_words.ts";
 
 const CONNECTION: Record<ConnectionState, string> = {
   idle: "Not connected",
@@ -59,11 +60,11 @@ export function renderNotice(
   const pending = state?.pending;
   const waits = pending ? waitingFor(pending) : undefined;
   const text = deciding || waits === "confirmation"
-    ? "Waiting for your decision."
+    ? noticeText("deciding", pending?.tool_name ?? "")
     : waits === "approval"
-    ? `Waiting for a person to approve ${pending!.tool_name}.`
+    ? noticeText("approval", pending!.tool_name)
     : pending
-    ? `Running ${pending.tool_name} on this page…`
+    ? noticeText("running", pending.tool_name)
     : "";
   return text ? html`<div part="notice" class="notice" role="status">${text}</div>` : nothing;
 }
