@@ -226,7 +226,7 @@ test("asked what it sees, it describes the host context in words", async () => {
   assert.equal(result.toolCalls.length, 0);
   assert.match(result.text, /tasks view: The issue list, filtered to open bugs\./);
   assert.match(result.text, /Issues: #42 Fix login; #43 Dark mode\./);
-  assert.match(result.text, /go to agents/);
+  assert.match(result.text, /Pages you can go to: “agents”/);
   assert.doesNotMatch(result.text, /select_issue|set_title|show_only/);
   assert.ok(result.usage.inputTokens! > 0 && result.usage.outputTokens! > 0);
 });
