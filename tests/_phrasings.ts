@@ -14,7 +14,7 @@ export type Expected = [string, Record<string, unknown>] | RegExp;
 const NO_LABEL_ACTION = /no action here to label/i;
 const WHO_IS_ME = /do not know who you are/i;
 const NOT_UNDERSTOOD = /I did not understand that/;
-const HELP = /I can:\n- select an issue in the list/;
+const HELP = /I can:\n(?:- .*\n)*- select an issue in the list/;
 
 /** The table: phrasing → expected. Those the README or the demo's hints suggest come first. */
 export const PHRASINGS: [string, Expected][] = [
@@ -108,7 +108,7 @@ export const PHRASINGS: [string, Expected][] = [
   ["filtr by docs", ["filter_issues", { label: "docs" }]],
   ["only performance issues", ["filter_issues", { label: "performance" }]],
   ["show me the bugs", ["show_only", { label: "bug" }]],
-  ["just the feature requests", ["show_only", { label: "feature" }]],
+  ["just the feature requests", ["filter_issues", { label: "feature" }]],
   // Filtering by assignee.
   ["which issues are assigned to bob?", ["filter_issues", { assignee: "bob" }]],
   ["list bugs assigned to bob", ["filter_issues", { label: "bug", assignee: "bob" }]],

@@ -23,7 +23,19 @@ for (const [phrase, expected] of TABLE) {
     ? `answers in words (${expected.source.slice(0, 40)})`
     : `calls ${expected[0]} ${JSON.stringify(expected[1])}`;
   test(`"${phrase}" ${what}`, async () => {
+    // The order the tools are offered in never decides (the page lists them in its own order).
+    const reversed = Object.fromEntries(Object.entries(tools).reverse());
+    const other = await generateText({
+      model: offlineModel(),
+      prompt: block + phrase,
+      tools: reversed,
+    });
     const result = await generateText({ model: offlineModel(), prompt: block + phrase, tools });
+    assert.deepEqual(
+      other.toolCalls.map((c) => [c.toolName, c.input]),
+      result.toolCalls.map((c) => [c.toolName, c.input]),
+      "the same calls whatever the order",
+    );
     const calls = result.toolCalls.map((c) => [c.toolName, c.input]);
     if (expected instanceof RegExp) {
       assert.deepEqual(calls, [], "no action for a question");

@@ -146,7 +146,7 @@ export function helpText(
   if (actions.length === 0) {
     return `I can tell you what is on screen${where}, but this page offers me nothing to do right now. Ask “what is on screen?”.`;
   }
-  const can = actions.slice(0, 12).map((a) =>
+  const can = actions.slice(0, 16).map((a) =>
     `- ${a.description ? lower(firstSentence(a.description)) : words(a.name)}`
   );
   const t = tries(actions, items);

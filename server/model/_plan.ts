@@ -177,8 +177,14 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
   const vocabulary = new Set<string>();
   for (const a of actions) for (const w of wordsOf(a.name)) vocabulary.add(stem(w));
   for (const d of facts?.data ?? []) for (const w of wordsOf(d.name)) vocabulary.add(stem(w));
+  const kind = kindOf(facts);
   const screen: Screen = facts
-    ? { items: itemsOf(facts), selected: selectedOf(facts), vocabulary }
+    ? {
+      items: itemsOf(facts),
+      selected: selectedOf(facts),
+      vocabulary,
+      kind: kind === "one" ? undefined : kind,
+    }
     : { items: [], selected: undefined, vocabulary };
   const scanned = plainWords(prompt.text.slice(0, PLANNER_SCAN_CHARS), actions, screen.items);
   let named: NamedCall[] = [];
