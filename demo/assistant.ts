@@ -26,7 +26,9 @@ const summary = (i: Issue) => ({
 const card = (i: Issue) => ({
   title: `#${i.number} ${i.title}`,
   url: new URL(`#/issues/${i.number}`, location.href).href,
-  subtitle: `${i.state} · ${i.assignee ?? "unassigned"} · ${i.comments} comments`,
+  subtitle: `${i.state} · ${i.assignee ?? "unassigned"} · ${i.comments} ${
+    i.comments === 1 ? "comment" : "comments"
+  }`,
   badges: i.labels,
 });
 

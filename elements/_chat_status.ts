@@ -63,6 +63,8 @@ export function renderNotice(
     ? noticeText("deciding", pending?.tool_name ?? "")
     : waits === "approval"
     ? noticeText("approval", pending!.tool_name)
+    : pending && state?.elsewhere
+    ? noticeText("elsewhere", pending.tool_name)
     : pending
     ? noticeText("running", pending.tool_name)
     : "";

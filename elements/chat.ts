@@ -286,8 +286,11 @@ export class TetherChat extends LitElement {
     });
   }
 
+  /** Stop replaces Send while a turn or this page's action runs; never while the user decides, or for another tab's call. */
   get #busy(): boolean {
-    return !!this.#client.state?.running || this.#locked;
+    const waitsForUser = this.#confirms.open || !!this.#previewed;
+    return !!this.#client.state?.running ||
+      (this.#locked && !waitsForUser && !this.#client.state?.elsewhere);
   }
 
   /** Opens or closes the conversations panel (with the `threads` attribute). */
@@ -412,9 +415,13 @@ export class TetherChat extends LitElement {
     return renderComposer({
       locked: this.#locked,
       busy: this.#busy,
-      ready: !!this.host,
+      ready: !!this.host && !this.#locked,
       placeholder: this.placeholder,
-      lockedPlaceholder: this.#previewed ? "Apply or cancel the preview first…" : undefined,
+      lockedPlaceholder: this.#client.state?.elsewhere
+        ? "Another tab is acting on this conversation…"
+        : this.#previewed || this.#confirms.open
+        ? "Apply or cancel the preview first…"
+        : undefined,
       attachments: this.#tray.items,
       submit: (e) => this.#submit(e),
       keydown: (e) => this.#keydown(e),

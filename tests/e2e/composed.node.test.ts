@@ -319,7 +319,6 @@ describe("the demo as npm start composes it", () => {
       await a.goto(url);
       await b.goto(url);
       await Promise.all([waitConnected(a), waitConnected(b)]);
-      await a.evaluate(() => localStorage.removeItem("acme-tracker:v1"));
       const chat = (p: Page) => p.locator("tether-chat");
       await chat(a).locator("textarea").fill("select issue 12");
       await chat(a).locator("textarea").press("Enter");
@@ -328,7 +327,8 @@ describe("the demo as npm start composes it", () => {
         .waitFor({ timeout: 10_000 });
       await b.locator('#app .row.selected[data-number="12"]').waitFor({ timeout: 5_000 });
       // A preview the first tab shows: the second says it waits elsewhere and offers no Stop that does nothing.
-      await chat(a).locator("textarea").fill(`create issue "Tabs stay in step"`);
+      const title = `Tabs stay in step over ${transport}`;
+      await chat(a).locator("textarea").fill(`create issue "${title}"`);
       await chat(a).locator("textarea").press("Enter");
       await chat(a).locator("tether-confirm[data-open] [part=apply]").waitFor();
       await chat(b).locator("[part=notice]", { hasText: /another tab|Waiting/ }).waitFor({
@@ -341,7 +341,7 @@ describe("the demo as npm start composes it", () => {
       );
       seen.push(await chatWords(b));
       await chat(a).locator("tether-confirm[data-open] [part=apply]").click();
-      await b.locator("#app .row", { hasText: "Tabs stay in step" }).waitFor({ timeout: 5_000 });
+      await b.locator("#app .row", { hasText: title }).waitFor({ timeout: 5_000 });
       await chat(b).locator("[part~=message-assistant]", { hasText: "Done: create issue" })
         .waitFor({ timeout: 10_000 });
       await a.close();
