@@ -142,7 +142,10 @@ function typeAll(
     const host = chat.host;
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const out: { calls: [string, Record<string, unknown>][]; text: string }[] = [];
-    for (const text of phrasings) {
+    for (const [n, text] of phrasings.entries()) {
+      // A new conversation now and then, as people start one: a conversation hundreds of turns
+      // long is not what this measures.
+      if (n > 0 && n % 20 === 0) await host.sessions.switch();
       // The same page for every phrasing: the list with issue 42 selected, the default filters.
       localStorage.setItem(key, fresh);
       dispatchEvent(new StorageEvent("storage", { key }));
@@ -385,13 +388,14 @@ describe("the demo as npm start composes it", () => {
     seen.push(await chatWords(page));
     const operator = await context.newPage();
     await operator.goto(running!.operator);
-    const row = operator.locator("#inbox li", { hasText: "assign_issue" });
+    // The holds the phrasing table left behind were superseded by later messages: withdrawn.
+    const row = operator.locator("#inbox li", { hasText: "assign_issue for #15" });
     await row.waitFor({ timeout: 10_000 });
-    assert.match(await row.innerText(), /15/, "the subject (the issue) is shown");
+    assert.equal(await operator.locator("#inbox li").count(), 1, "only the call still held is listed");
     const violations = await axe(operator);
     assert.deepEqual(violations, [], "axe-core finds no violation on the operator page");
     await row.locator("button", { hasText: "Approve" }).click();
-    await operator.locator("#inbox", { hasText: /Approved assign_issue|approved/i }).waitFor();
+    await operator.locator("#inbox .notice", { hasText: "Approved assign_issue for #15." }).waitFor();
     await chat.locator("[part~=message-assistant]", { hasText: "Done: assign issue" }).waitFor({
       timeout: 10_000,
     });
