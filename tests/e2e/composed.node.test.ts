@@ -21,8 +21,9 @@
  * - axe-core on the demo page and the operator page: no violations; the
  *   keyboard reaches every control of the demo with a visible focus.
  *
- * Screenshots go to test-output/; with UPDATE_SCREENSHOTS=1 the README's
- * (docs/demo.png, docs/demo-phone.png) are written from here.
+ * The README's screenshots (docs/demo.png at 1280x800, docs/demo-phone.png
+ * at 390x844) are taken here: written to docs/ with UPDATE_SCREENSHOTS=1
+ * (`npm run screenshots`), to test-output/ otherwise.
  *
  * @module
  */
@@ -41,6 +42,7 @@ import { launchChromium } from "../browser/_lab.ts";
 import { type Expected, PHRASINGS } from "../_phrasings.ts";
 import { remoteToolNames, tools } from "../_demo_context.ts";
 import { seedIssues } from "../../demo/data.ts";
+import { screenshotPath } from "./_screenshots.ts";
 import { STORAGE_KEY } from "../../demo/saved.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -391,11 +393,16 @@ describe("the demo as npm start composes it", () => {
     // The holds the phrasing table left behind were superseded by later messages: withdrawn.
     const row = operator.locator("#inbox li", { hasText: "assign_issue for #15" });
     await row.waitFor({ timeout: 10_000 });
-    assert.equal(await operator.locator("#inbox li").count(), 1, "only the call still held is listed");
+    assert.equal(
+      await operator.locator("#inbox li").count(),
+      1,
+      "only the call still held is listed",
+    );
     const violations = await axe(operator);
     assert.deepEqual(violations, [], "axe-core finds no violation on the operator page");
     await row.locator("button", { hasText: "Approve" }).click();
-    await operator.locator("#inbox .notice", { hasText: "Approved assign_issue for #15." }).waitFor();
+    await operator.locator("#inbox .notice", { hasText: "Approved assign_issue for #15." })
+      .waitFor();
     await chat.locator("[part~=message-assistant]", { hasText: "Done: assign issue" }).waitFor({
       timeout: 10_000,
     });
@@ -445,11 +452,47 @@ describe("the demo as npm start composes it", () => {
     }
     assert.equal(reached.size, controls, "Tab reaches every control");
     assert.deepEqual(unfocusedLook, [], "every focused control shows its focus");
-    await page.screenshot({ path: join(OUTPUT, "demo-composed.png") });
-    if (process.env.UPDATE_SCREENSHOTS === "1") {
-      await page.screenshot({ path: join(DOCS, "demo.png") });
-    }
     await page.close();
+  });
+
+  test("the README's screenshots: a few requests and a preview at 1280x800, a selection on a phone", async () => {
+    const desk = await context.newPage();
+    await desk.goto(`${running!.url}/?session=e2e-shots-${Date.now()}`);
+    await waitConnected(desk);
+    await desk.evaluate(() => localStorage.removeItem("acme-tracker:v1"));
+    await desk.reload();
+    await waitConnected(desk);
+    const chat = desk.locator("tether-chat");
+    for (const text of ["select issue 42", "show me the issues assigned to alice"]) {
+      const before = await chat.locator("[part~=message-assistant]").count();
+      await chat.locator("textarea").fill(text);
+      await chat.locator("textarea").press("Enter");
+      await chat.locator("[part~=message-assistant]").nth(before).waitFor();
+      await desk.waitForFunction(() =>
+        !(document.querySelector("tether-chat") as any).host.state.get().running
+      );
+    }
+    await chat.locator("textarea").fill(`create issue "Dark mode flickers on resume" label ui`);
+    await chat.locator("textarea").press("Enter");
+    await chat.locator("tether-confirm[data-open] [part=preview]").waitFor();
+    await desk.waitForTimeout(400);
+    await desk.screenshot({ path: screenshotPath("demo.png") });
+    await desk.close();
+    const phone = await browser.newPage({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    await phone.addInitScript("globalThis.__name ??= (f) => f;");
+    await phone.goto(`${running!.url}/`);
+    await waitConnected(phone);
+    await phone.locator("tether-chat textarea").fill("select issue 7");
+    await phone.locator("tether-chat textarea").press("Enter");
+    await phone.locator("tether-chat [part~=message-assistant]", { hasText: "Done: select issue" })
+      .waitFor();
+    await phone.waitForTimeout(400);
+    await phone.screenshot({ path: screenshotPath("demo-phone.png") });
+    await phone.close();
   });
 
   test("no tool name, schema text or [object Object] in the chat or its accessibility tree", () => {
