@@ -575,8 +575,16 @@ export class Host {
     const closed = this.#closed.signal;
     setTimeout(async () => {
       if (closed.aborted || this.#exists || this.#transport !== transport) return;
-      const info = await this.#get<SessionInfo | null>("?missing=null").catch(() => null);
+      let reached = true;
+      const info = await this.#get<SessionInfo | null>("?missing=null").catch(() => {
+        reached = false;
+        return null;
+      });
       if (closed.aborted || this.#exists || this.#transport !== transport) return;
+      // These asks are the only sign of the runtime while nothing streams: the indicator follows them.
+      const shown = this.state.get().connection;
+      if (!reached && shown === "open") this.#onConnection("reconnecting");
+      if (reached && shown === "reconnecting") this.#onConnection("open");
       if (!info) return this.#awaitSession(transport, Math.min(delay * 2, 5_000));
       this.#exists = true;
       await transport.follow?.(true);
@@ -596,6 +604,8 @@ export class Host {
       else {
         gate.open();
         this.#synced?.();
+        // Not reachable: the indicator says so, whatever the transport last saw.
+        if ((status === 0 || status >= 500) && !closed.aborted) this.#onConnection("reconnecting");
         if ((status === 0 || status >= 500) && !closed.aborted) {
           setTimeout(
             () => closed.aborted || this.#recover(Math.min(delay * 2, 5_000)).catch(() => {}),

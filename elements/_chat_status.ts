@@ -14,7 +14,7 @@ const CONNECTION: Record<ConnectionState, string> = {
   connecting: "Connecting…",
   open: "Connected",
   reconnecting: "Reconnecting…",
-  closed: "Disconnected",
+  closed: "Offline",
 };
 
 /**
@@ -84,11 +84,19 @@ export function renderError(
   error: HostState["error"] | undefined,
   retry: () => void,
   busy: boolean,
+  unsent = false,
 ): TemplateResult | typeof nothing {
   if (!message) return nothing;
-  const retryable = !!error?.retryAllowed && message === error.message;
+  // A message that never reached the runtime is sent again with one click.
+  const retryable = unsent || (!!error?.retryAllowed && message === error.message);
   return html`<div part="error" class="error" role="alert">
-    <span>${message}${retryable ? " You can try again." : ""}</span>
-    ${retryable && !busy ? html`<button type="button" @click=${retry}>Try again</button>` : nothing}
+    <span>${message}${retryable && !unsent ? " You can try again." : ""}</span>
+    ${
+    retryable && !busy
+      ? html`<button type="button" part="retry" @click=${retry}>${
+        unsent ? "Send again" : "Try again"
+      }</button>`
+      : nothing
+  }
   </div>`;
 }

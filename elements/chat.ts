@@ -158,6 +158,9 @@ export class TetherChat extends LitElement {
   );
   #follow = new Follow(() => this.requestUpdate());
   #wasLocked = false;
+  /** A message the runtime never received, to send again. */
+  #unsent: { text: string; attachments: AttachmentInput[] } | undefined;
+  #connection: string | undefined;
   #refocus = false;
   #focused = new WeakSet<Element>();
 
@@ -221,10 +224,13 @@ export class TetherChat extends LitElement {
     }
     this.#follow.toEnd();
     this.requestUpdate();
+    this.#unsent = undefined;
     try {
       await host.send(text, attachments.length ? { attachments } : {});
     } catch (error) {
       this.#problem = (error as Error).message;
+      // Not delivered (the runtime out of reach): kept to send again with one click.
+      if ((error as { type?: string }).type === "network") this.#unsent = { text, attachments };
       this.requestUpdate();
     }
   }
@@ -305,6 +311,13 @@ export class TetherChat extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has("runtimeUrl") && this.isConnected) this.#ensureHost();
+    // Back in touch with the runtime: "could not reach it" no longer holds.
+    const connection = this.#client.state?.connection;
+    if (connection === "open" && this.#connection && this.#connection !== "open") {
+      if (this.#unsent) this.#problem = "Your last message was not sent.";
+      else if (this.#problem.startsWith("Could not reach the runtime")) this.#problem = "";
+    }
+    this.#connection = connection;
     // Another conversation: what was said about the last one no longer applies.
     const session = this.#client.state?.sessionId;
     if (session !== this.#session) {
@@ -367,6 +380,7 @@ export class TetherChat extends LitElement {
   }
 
   #retry(): void {
+    if (this.#unsent) return void this.send(this.#unsent.text, this.#unsent.attachments);
     const last = this.#client.state?.messages.findLast((m) => m.role === "user");
     if (last) void this.send(last.content);
   }
@@ -402,6 +416,7 @@ export class TetherChat extends LitElement {
               state?.error,
               () => this.#retry(),
               this.#busy,
+              !!this.#unsent,
             )}
             ${this.#composer()}
             </div>

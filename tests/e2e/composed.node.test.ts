@@ -367,14 +367,24 @@ describe("the demo as npm start composes it", () => {
     await chat.locator("[part=connection]", { hasText: /Reconnecting|Offline/ }).waitFor({
       timeout: 15_000,
     });
-    running = await start(dir, port);
-    await waitConnected(page);
+    // A message typed while the runtime is away is kept, to send again with one click.
     await chat.locator("textarea").fill("close it");
     await chat.locator("textarea").press("Enter");
+    await chat.locator("[part=error] [part=retry]", { hasText: "Send again" }).waitFor({
+      timeout: 15_000,
+    });
+    running = await start(dir, port);
+    await waitConnected(page);
+    assert.doesNotMatch(
+      await chat.locator("[part=error]").innerText(),
+      /Could not reach/,
+      "no stale error once connected",
+    );
+    await chat.locator("[part=retry]").click();
     await chat.locator("[part~=message-assistant]", { hasText: "Done: change status" }).waitFor({
       timeout: 15_000,
     });
-    assert.equal(await chat.locator("[part=error]").count(), 0, "no stale error once connected");
+    assert.equal(await chat.locator("[part=error]").count(), 0, "the error went with the answer");
     seen.push(await chatWords(page));
     await page.close();
   });
