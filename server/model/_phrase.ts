@@ -7,8 +7,9 @@
  * It also names the requests the page has no action for ("label 42 as ui"),
  * so the planner can say so instead of guessing another action.
  *
- * Work is bounded: the planner hands in a bounded prefix, and each word is
- * compared with each known word once.
+ * Work is bounded: the planner hands in a bounded prefix, only its first
+ * 24 words are checked for typos, and each is compared with each known word
+ * once.
  *
  * @module
  */
@@ -163,12 +164,15 @@ function knownWords(actions: readonly Action[], items: readonly Item[]): Set<str
   return known;
 }
 
+const TYPO_WORDS = 24;
+
 /** `text` with each unknown word of four letters or more that is one edit from exactly one known word replaced by it. */
 function correctTypos(text: string, known: ReadonlySet<string>): string {
   let out = "";
   let at = 0;
   let first = true;
-  for (const t of tokenize(text)) {
+  // Requests are short: only the first words are checked, so a long message costs no more.
+  for (const t of tokenize(text).slice(0, TYPO_WORDS)) {
     // The verb (the first word that carries meaning) from four letters, other words from six:
     // "dark" is no typo of "mark", nor "crash" of "trash".
     const min = first ? 4 : 6;
