@@ -82,8 +82,9 @@ import { ChatPanels } from "./_chat_panels.ts";
  * @csspart details - The disclosure with a result's JSON.
  * @csspart attachment - Each attachment a user message carried (a thumbnail for an image, and its name).
  * @csspart link - Links in the assistant's text.
- * @csspart notice - The running host action notice.
+ * @csspart notice - What the session waits on: an action running on this page, waiting in another tab, for an approver, or for your decision.
  * @csspart error - The error line.
+ * @csspart retry - The error line's button: Try again, or Send again for a message the runtime never received.
  * @csspart composer - The message form.
  * @csspart input - The message text area.
  * @csspart send - The Send button.
