@@ -47,7 +47,14 @@ test("the event map pairs each name with a payload whose type field matches the 
       session_id: "s",
       message_id: "a",
       decision: "pending",
-      pending_tool_call: { tool_name: "t", call_id: "c", arguments: {}, queued: [] },
+      pending_tool_call: {
+        tool_name: "t",
+        call_id: "c",
+        arguments: {},
+        queued: [],
+        category: "host",
+        waiting_for: "host",
+      },
     },
     "assistant:error": {
       type: "error",

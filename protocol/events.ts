@@ -10,7 +10,8 @@ import type { CancelSession, JoinSession } from "./client_payloads.ts";
 import type { ErrorType } from "./error_type.ts";
 import type { FinalResponse } from "./final_response.ts";
 import type { MessageBodyInput } from "./message_body.ts";
-import type { Approval, DisplayCard, Verb } from "./pending_kinds.ts";
+import type { DisplayCard } from "./display.ts";
+import type { Approval, Verb } from "./pending_kinds.ts";
 
 /**
  * The Socket.IO namespace of the assistant.
@@ -112,16 +113,6 @@ export interface ThinkingDeltaEvent extends Sequenced {
 }
 
 /**
- * Where a tool runs: in the runtime, in the host (a pending call), or on a remote tool server.
- *
- * @example
- * ```ts
- * const mine = (category: ToolCategory) => category === "host";
- * ```
- */
-export type ToolCategory = "backend" | "host" | "remote";
-
-/**
  * `assistant:tool_call`: the model called a tool.
  *
  * @example
@@ -137,7 +128,8 @@ export interface ToolCallEvent extends Sequenced {
   tool_name: string;
   arguments: Record<string, unknown>;
   call_id: string;
-  category: ToolCategory;
+  /** A shipped category (`ToolCategory`) or a registered kind's own. */
+  category: string;
   /** A remote tool's verb. */
   verb?: Verb;
   /** Set when the policy gate holds the call until a person approves it. */

@@ -1,31 +1,12 @@
 /**
- * The end of a turn: `assistant:final_response`, with the pending host call
- * or the silent decision it may carry.
+ * The end of a turn: `assistant:final_response`, with the pending call or
+ * the silent decision it may carry.
  *
  * @module
  */
 import type { ErrorType } from "./error_type.ts";
 import type { Sequenced } from "./events.ts";
-import type { PendingKind } from "./pending_kinds.ts";
-
-/**
- * A call the turn ended on; `queued` holds the call ids of the other host calls
- * from the same model response, handed over one at a time. `waiting_for` says
- * who must act: the host, the user (a remote action's preview) or an approver.
- *
- * @example
- * ```ts
- * const pending: PendingToolCall = {
- *   tool_name: "select_issue", call_id: "call_1", arguments: { number: 42 }, queued: [],
- * };
- * ```
- */
-export interface PendingToolCall extends PendingKind {
-  tool_name: string;
-  call_id: string;
-  arguments: Record<string, unknown>;
-  queued: string[];
-}
+import type { PendingToolCall } from "./pending_kinds.ts";
 
 /**
  * The outcome of a silent host decision (`output_mode: "host_tools"`).

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import * as z from "zod/mini";
 
 /**
  * A remote tool's verb; it decides the confirmation: none for `get`, one
@@ -16,7 +17,10 @@
  * const confirmations = (verb: Verb) => (verb === "delete" ? 2 : verb === "get" ? 0 : 1);
  * ```
  */
-export type Verb = "get" | "create" | "update" | "delete";
+export const verbSchema = z.enum(["get", "create", "update", "delete"]);
+
+/** See {@linkcode verbSchema}. */
+export type Verb = z.infer<typeof verbSchema>;
 
 /**
  * Who must act before a pending call moves on: the host page (it runs the
@@ -28,7 +32,7 @@ export type Verb = "get" | "create" | "update" | "delete";
  * const mine = (w: WaitingFor) => w === "host";
  * ```
  */
-export type WaitingFor = "host" | "confirmation" | "approval";
+export type WaitingFor = PendingState["waiting_for"];
 
 /**
  * The approval hold of a call the policy gate answered with `ask`. Only an
@@ -42,17 +46,156 @@ export type WaitingFor = "host" | "confirmation" | "approval";
  * };
  * ```
  */
-export interface Approval {
-  status: "pending" | "approved" | "denied" | "expired";
+export const approvalSchema = z.object({
+  status: z.enum(["pending", "approved", "denied", "expired"]),
   /** The approval request's id (what an operator decides on). */
-  request_id: string;
+  request_id: z.string(),
   /** Why the policy wants a person to look. */
-  reason: string;
+  reason: z.string(),
   /** When the request expires (ISO 8601). */
-  expires_at: string;
+  expires_at: z.string(),
   /** How long the runtime waits for a decision, on its own clock. */
-  timeout_seconds: number;
-}
+  timeout_seconds: z.number(),
+});
+
+/** See {@linkcode approvalSchema}. */
+export type Approval = z.infer<typeof approvalSchema>;
+
+/**
+ * The tool kinds the runtime ships: `backend` runs in the runtime, `host` in
+ * the host page (a pending call), `remote` on a host's tool server. A
+ * runtime may register kinds of its own (`registerToolKind`), whose calls
+ * carry their own category, so clients treat a category they do not know
+ * as a tool that runs elsewhere.
+ *
+ * @example
+ * ```ts
+ * TOOL_CATEGORIES.includes("host"); // true
+ * ```
+ */
+export const TOOL_CATEGORIES = ["backend", "host", "remote"] as const;
+
+/**
+ * Where a tool runs: one of {@linkcode TOOL_CATEGORIES}.
+ *
+ * @example
+ * ```ts
+ * const mine = (category: ToolCategory) => category === "host";
+ * ```
+ */
+export type ToolCategory = (typeof TOOL_CATEGORIES)[number];
+
+/** A category on the wire: a shipped one, or a registered kind's own. */
+export const categorySchema = z.string().check(z.minLength(1), z.maxLength(64));
+
+/**
+ * What a pending call (`pending_tool_call`, `pending_action`) waits for,
+ * with the fields that belong to that wait and no others: nothing more for
+ * the host; the verb, preview and confirmations of a remote action; the
+ * hold of a call the policy asked about. `category` is the call's kind
+ * (`backend` only for a backend tool held for approval: it runs in the
+ * runtime once approved).
+ *
+ * @example
+ * ```ts
+ * const state: PendingState = {
+ *   category: "remote", waiting_for: "confirmation", verb: "delete",
+ *   preview: "Delete the task “Ship it”", confirmations_required: 2, confirmations_received: 0,
+ * };
+ * ```
+ */
+export const pendingStateSchema = z.discriminatedUnion("waiting_for", [
+  z.object({ waiting_for: z.literal("host"), category: categorySchema }),
+  z.object({
+    waiting_for: z.literal("confirmation"),
+    category: categorySchema,
+    verb: verbSchema,
+    /** The remote tool server's preview text (plain text). */
+    preview: z.string(),
+    /** 2 for `delete`, else 1. */
+    confirmations_required: z.literal([1, 2]),
+    /** Applies received so far (1 after the first of a `delete`). */
+    confirmations_received: z.literal([0, 1]),
+  }),
+  z.object({
+    waiting_for: z.literal("approval"),
+    category: categorySchema,
+    approval: approvalSchema,
+  }),
+]);
+
+/** See {@linkcode pendingStateSchema}. */
+export type PendingState = z.infer<typeof pendingStateSchema>;
+
+/**
+ * Every key a pending state may have, whatever it waits for (derived from the schema).
+ *
+ * @example
+ * ```ts
+ * PENDING_STATE_KEYS.has("approval"); // true
+ * ```
+ */
+export const PENDING_STATE_KEYS: ReadonlySet<string> = new Set(
+  pendingStateSchema._zod.def.options.flatMap((o) => Object.keys(o._zod.def.shape)),
+);
+
+const CALL = {
+  /** The tool the model called. */
+  tool_name: z.string(),
+  /** The model's arguments. */
+  arguments: z.record(z.string(), z.unknown()),
+  /** Call ids of further pending calls from the same response, handed over one at a time. */
+  queued: z.array(z.string()),
+};
+
+/**
+ * The fields of every pending call on the wire besides its state: the call
+ * the turn ended on, with the call ids of the other pending calls from the
+ * same model response, handed over one at a time.
+ *
+ * @example
+ * ```ts
+ * const call: PendingToolCall = {
+ *   tool_name: "select_issue", call_id: "call_1", arguments: { number: 42 }, queued: [],
+ *   category: "host", waiting_for: "host",
+ * };
+ * ```
+ */
+export const pendingToolCallSchema = z.intersection(
+  z.object({ call_id: z.string(), ...CALL }),
+  pendingStateSchema,
+);
+
+/** See {@linkcode pendingToolCallSchema}. */
+export type PendingToolCall = z.infer<typeof pendingToolCallSchema>;
+
+/**
+ * The call a session waits on as GET /api/sessions/{id} shows it (a host
+ * call, a remote action's preview, or a held call); stored with the
+ * session, so it survives a restart. The same call as
+ * {@linkcode PendingToolCall}, named by `tool_call_id`, with its message.
+ *
+ * @example
+ * ```ts
+ * const pending: PendingAction = {
+ *   tool_call_id: "call_1", tool_name: "select_issue", assistant_message_id: "a-7",
+ *   arguments: { number: 42 }, queued: [], category: "host", waiting_for: "host",
+ * };
+ * ```
+ */
+export const pendingActionSchema = z.intersection(
+  z.object({
+    /** The call id a continuation must answer. */
+    tool_call_id: z.string(),
+    /** The assistant message the call belongs to. */
+    assistant_message_id: z.string(),
+    ...CALL,
+  }),
+  pendingStateSchema,
+);
+
+/** See {@linkcode pendingActionSchema}. */
+export type PendingAction = z.infer<typeof pendingActionSchema>;
 
 /**
  * A client's answer to a remote action's preview: the `tool_result` of the
@@ -65,69 +208,4 @@ export interface Approval {
  */
 export interface ConfirmationDecision {
   decision: "apply" | "cancel";
-}
-
-/**
- * A preview card of a tool result's `display` (sanitised by the runtime;
- * clients check it again before rendering).
- *
- * @example
- * ```ts
- * const card: DisplayCard = { title: "RTX 4070", url: "https://shop.example.com/p/4070", badges: ["8 GB"] };
- * ```
- */
-export interface DisplayCard {
-  title: string;
-  /** An absolute http(s) link. */
-  url: string;
-  /** An absolute https image link. */
-  image?: string;
-  subtitle?: string;
-  badges?: string[];
-}
-
-/**
- * The contract's limits on `display` cards, applied by the runtime and again by clients:
- * characters of each text, badges per card, cards per tool result and per turn.
- *
- * @example
- * ```ts
- * DISPLAY_LIMITS.perTurn; // 8
- * ```
- */
-export const DISPLAY_LIMITS = {
-  title: 120,
-  subtitle: 100,
-  badge: 48,
-  badges: 4,
-  perResult: 6,
-  perTurn: 8,
-} as const;
-
-/**
- * The fields a pending call (`pending_tool_call`, `pending_action`) carries
- * beyond the host call's: what it waits for, and for a remote action its
- * verb, preview and confirmations, or the approval that holds it.
- *
- * @example
- * ```ts
- * const fields: PendingKind = {
- *   category: "remote", waiting_for: "confirmation", verb: "delete",
- *   preview: "Delete the task “Ship it”", confirmations_required: 2, confirmations_received: 0,
- * };
- * ```
- */
-export interface PendingKind {
-  /** `backend` only for a backend tool held for approval (it runs in the runtime once approved). */
-  category?: "backend" | "host" | "remote";
-  waiting_for?: WaitingFor;
-  verb?: Verb;
-  /** The remote tool server's preview text (plain text). */
-  preview?: string;
-  /** 2 for `delete`, else 1. */
-  confirmations_required?: 1 | 2;
-  /** Applies received so far (1 after the first of a `delete`). */
-  confirmations_received?: 0 | 1;
-  /** The hold, when `waiting_for` is `approval`. */
-  approval?: Approval;
 }

@@ -12,7 +12,8 @@ export interface PolicyRequest {
   sessionId: string;
   callId: string;
   toolName: string;
-  category: "backend" | "host" | "remote";
+  /** The call's tool kind: `backend`, `host`, `remote`, or a registered kind's own. */
+  category: string;
   arguments: Record<string, unknown>;
 }
 
