@@ -42,18 +42,17 @@ export interface Deny {
 }
 
 /**
- * The call waits for a person's approval; `A` is what the asker knows of the approval request.
+ * The call waits for a person's approval; `A` is what the asker knows of the
+ * approval request (optional when `A` admits `undefined`).
  *
  * @example
  * ```ts
  * const ask: Ask<{ request_id: string }> = { decision: "ask", reason: "A reviewer must look.", approval: { request_id: "apr_1" } };
  * ```
  */
-export interface Ask<A> {
-  decision: "ask";
-  reason: string;
-  approval: A;
-}
+export type Ask<A> =
+  & { decision: "ask"; reason: string }
+  & (undefined extends A ? { approval?: A } : { approval: A });
 
 /**
  * A policy's answer about one call.
