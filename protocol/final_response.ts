@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { ErrorType } from "./error_type.ts";
-import type { Sequenced } from "./events.ts";
-import type { PendingToolCall } from "./pending_kinds.ts";
+import * as z from "zod/mini";
+import { ERROR_TYPES } from "./error_type.ts";
+import { pendingToolCallSchema } from "./pending_kinds.ts";
 
 /**
  * The outcome of a silent host decision (`output_mode: "host_tools"`).
@@ -33,19 +33,32 @@ export type Usage = Record<string, unknown>;
  *
  * @example
  * ```ts
+ * z.safeParse(finalResponseSchema, payload).success;
+ * ```
+ */
+export const finalResponseSchema = z.object({
+  type: z.literal("final_response"),
+  content: z.nullable(z.string()),
+  model: z.nullable(z.string()),
+  streamed: z.boolean(),
+  session_id: z.string(),
+  message_id: z.string(),
+  usage: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  decision: z.optional(z.nullable(z.enum(["hold", "pending", "completed"]))),
+  /** The pending call the turn ended on, with what it waits for. */
+  pending_tool_call: z.optional(z.nullable(pendingToolCallSchema)),
+  error: z.optional(z.nullable(z.string())),
+  error_type: z.optional(z.nullable(z.enum(ERROR_TYPES))),
+  /** Position in the session's event stream; lets a reconnecting client resume. */
+  seq: z.optional(z.number()),
+});
+
+/**
+ * See {@linkcode finalResponseSchema}.
+ *
+ * @example
+ * ```ts
  * const waiting = (event: FinalResponse) => event.pending_tool_call != null;
  * ```
  */
-export interface FinalResponse extends Sequenced {
-  type: "final_response";
-  content: string | null;
-  model: string | null;
-  streamed: boolean;
-  session_id: string;
-  message_id: string;
-  usage?: Usage | null;
-  decision?: Decision | null;
-  pending_tool_call?: PendingToolCall | null;
-  error?: string | null;
-  error_type?: ErrorType | null;
-}
+export type FinalResponse = z.infer<typeof finalResponseSchema>;
