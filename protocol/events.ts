@@ -1,7 +1,8 @@
 /**
  * Wire events on the Socket.IO namespace `/assistant` (the same payloads go
  * over SSE, and AG-UI carries them translated): each server payload defined
- * once as a zod/mini schema, its type inferred from it.
+ * once as a zod/mini schema, its type written beside it and proven by the
+ * compiler to be exactly what the schema infers.
  *
  * Order of a turn: `status started`, deltas and tool events, `final_response`,
  * then `error` if the turn failed, then `status completed`.
@@ -10,11 +11,18 @@
  */
 import * as z from "zod/mini";
 import type { CancelSession, JoinSession } from "./client_payloads.ts";
+import type { Same } from "./_same.ts";
 import type { DisplayCard } from "./display.ts";
-import { ERROR_TYPES } from "./error_type.ts";
-import { finalResponseSchema } from "./final_response.ts";
+import { ERROR_TYPES, type ErrorType } from "./error_type.ts";
+import { type FinalResponse, finalResponseSchema } from "./final_response.ts";
 import type { MessageBodyInput } from "./message_body.ts";
-import { approvalSchema, categorySchema, verbSchema } from "./pending_kinds.ts";
+import {
+  type Approval,
+  approvalSchema,
+  categorySchema,
+  type Verb,
+  verbSchema,
+} from "./pending_kinds.ts";
 
 /**
  * The Socket.IO namespace of the assistant.
@@ -95,16 +103,179 @@ const displayCardSchema: z.ZodMiniType<DisplayCard> = z.object({
 });
 
 /**
- * The payload schema of every server event, by event name: the one
- * definition of what the runtime sends (its types below are inferred from
- * them, and tests check payloads against them at each transport's edge).
+ * `assistant:status`; `completed` is the last event of a turn.
  *
  * @example
  * ```ts
- * z.safeParse(SERVER_EVENT_SCHEMAS["assistant:status"], payload).success;
+ * const done = (event: StatusEvent) => event.status === "completed";
  * ```
  */
-export const SERVER_EVENT_SCHEMAS = {
+export interface StatusEvent extends Sequenced {
+  type: "agent_status";
+  status: "started" | "completed";
+}
+
+/**
+ * `assistant:text_delta`: the next piece of the answer.
+ *
+ * @example
+ * ```ts
+ * const event: TextDeltaEvent = { type: "text_delta", content: "Hel", segment_index: 0 };
+ * ```
+ */
+export interface TextDeltaEvent extends Sequenced {
+  type: "text_delta";
+  content: string;
+  segment_id?: string;
+  segment_index?: number;
+}
+
+/**
+ * `assistant:thinking_delta`: the next piece of the model's visible thinking.
+ *
+ * @example
+ * ```ts
+ * const event: ThinkingDeltaEvent = { type: "thinking_delta", content: "Checking the list" };
+ * ```
+ */
+export interface ThinkingDeltaEvent extends Sequenced {
+  type: "thinking_delta";
+  content: string;
+  segment_id?: string;
+  segment_index?: number;
+}
+
+/**
+ * `assistant:tool_call`: the model called a tool.
+ *
+ * @example
+ * ```ts
+ * const event: ToolCallEvent = {
+ *   type: "tool_call", tool_name: "select_issue", arguments: { number: 42 },
+ *   call_id: "call_1", category: "host",
+ * };
+ * ```
+ */
+export interface ToolCallEvent extends Sequenced {
+  type: "tool_call";
+  tool_name: string;
+  arguments: Record<string, unknown>;
+  call_id: string;
+  /** A shipped category (`ToolCategory`) or a registered kind's own. */
+  category: string;
+  /** A remote tool's verb. */
+  verb?: Verb;
+  /** Set when the policy gate holds the call until a person approves it. */
+  approval?: Approval;
+}
+
+/**
+ * `assistant:tool_result`: a tool finished.
+ *
+ * @example
+ * ```ts
+ * const event: ToolResultEvent = {
+ *   type: "tool_result", tool_name: "search", output: ["a"], call_id: "call_2", duration_ms: 40,
+ * };
+ * ```
+ */
+export interface ToolResultEvent extends Sequenced {
+  type: "tool_result";
+  tool_name: string;
+  output: unknown;
+  call_id: string;
+  duration_ms?: number;
+  /** Preview cards of a remote tool's result, sanitised as the remote tools contract says. */
+  display?: DisplayCard[];
+}
+
+/**
+ * `assistant:tool_error`: a tool failed, the user declined it (`declined`:
+ * recorded as cancelled, shown neutrally), or the policy gate denied it
+ * (`policy: "deny"`, `error` is the reason).
+ *
+ * @example
+ * ```ts
+ * const event: ToolErrorEvent = {
+ *   type: "tool_error", tool_name: "search", error: "index offline", call_id: "call_2",
+ * };
+ * ```
+ */
+export interface ToolErrorEvent extends Sequenced {
+  type: "tool_error";
+  tool_name: string;
+  error: string;
+  call_id: string;
+  /** The user cancelled the action: not a failure. */
+  declined?: boolean;
+  /** The policy gate refused the call; `error` says why. */
+  policy?: "deny";
+}
+
+/**
+ * `assistant:error` for a failed turn.
+ *
+ * @example
+ * ```ts
+ * const event: TurnErrorEvent = {
+ *   type: "error", message: "The provider is busy.", terminal: true, retry_allowed: true,
+ *   error_type: "rate_limit",
+ * };
+ * ```
+ */
+export interface TurnErrorEvent extends Sequenced {
+  type: "error";
+  message: string;
+  terminal: boolean;
+  retry_allowed: boolean;
+  error_type?: ErrorType | null;
+}
+
+/**
+ * `assistant:error` for a refused request (bad payload, wrong owner, session conflict).
+ *
+ * @example
+ * ```ts
+ * const event: TransportErrorEvent = { type: "validation", message: "content is required." };
+ * ```
+ */
+export interface TransportErrorEvent extends Sequenced {
+  type: "validation" | "forbidden" | "session" | "internal";
+  message: string;
+}
+
+/**
+ * Every payload of `assistant:error`.
+ *
+ * @example
+ * ```ts
+ * const turnFailed = (event: ErrorEvent) => event.type === "error";
+ * ```
+ */
+export type ErrorEvent = TurnErrorEvent | TransportErrorEvent;
+
+/**
+ * Server event name to payload type.
+ *
+ * @example
+ * ```ts
+ * function on<E extends keyof ServerEvents>(name: E, fn: (payload: ServerEvents[E]) => void) {
+ *   socket.on(name, fn);
+ * }
+ * ```
+ */
+export interface ServerEvents {
+  "assistant:status": StatusEvent;
+  "assistant:text_delta": TextDeltaEvent;
+  "assistant:thinking_delta": ThinkingDeltaEvent;
+  "assistant:tool_call": ToolCallEvent;
+  "assistant:tool_result": ToolResultEvent;
+  "assistant:tool_error": ToolErrorEvent;
+  "assistant:final_response": FinalResponse;
+  "assistant:error": ErrorEvent;
+}
+
+const RAW = {
   /** `completed` is the last event of a turn. */
   "assistant:status": z.object({
     type: z.literal("agent_status"),
@@ -171,119 +342,26 @@ export const SERVER_EVENT_SCHEMAS = {
   ]),
 } as const;
 
-/**
- * Server event name to payload type, inferred from {@linkcode SERVER_EVENT_SCHEMAS}.
- *
- * @example
- * ```ts
- * function on<E extends keyof ServerEvents>(name: E, fn: (payload: ServerEvents[E]) => void) {
- *   socket.on(name, fn);
- * }
- * ```
- */
-export type ServerEvents = {
-  [E in keyof typeof SERVER_EVENT_SCHEMAS]: z.infer<(typeof SERVER_EVENT_SCHEMAS)[E]>;
+type EachSame = {
+  [E in keyof ServerEvents]: Same<z.infer<(typeof RAW)[E]>, ServerEvents[E]>;
 };
+const _same: EachSame[keyof EachSame] extends true ? true : false = true;
 
 /**
- * `assistant:status`; `completed` is the last event of a turn.
+ * The payload schema of every server event, by event name: the one
+ * definition of what the runtime sends. The payload types above are written
+ * out (a published API needs explicit types) and the compiler proves each one
+ * is exactly what its schema infers; tests check payloads against these at
+ * each transport's edge.
  *
  * @example
  * ```ts
- * const done = (event: StatusEvent) => event.status === "completed";
+ * z.safeParse(SERVER_EVENT_SCHEMAS["assistant:status"], payload).success;
  * ```
  */
-export type StatusEvent = ServerEvents["assistant:status"];
-
-/**
- * `assistant:text_delta`: the next piece of the answer.
- *
- * @example
- * ```ts
- * const event: TextDeltaEvent = { type: "text_delta", content: "Hel", segment_index: 0 };
- * ```
- */
-export type TextDeltaEvent = ServerEvents["assistant:text_delta"];
-
-/**
- * `assistant:thinking_delta`: the next piece of the model's visible thinking.
- *
- * @example
- * ```ts
- * const event: ThinkingDeltaEvent = { type: "thinking_delta", content: "Checking the list" };
- * ```
- */
-export type ThinkingDeltaEvent = ServerEvents["assistant:thinking_delta"];
-
-/**
- * `assistant:tool_call`: the model called a tool.
- *
- * @example
- * ```ts
- * const event: ToolCallEvent = {
- *   type: "tool_call", tool_name: "select_issue", arguments: { number: 42 },
- *   call_id: "call_1", category: "host",
- * };
- * ```
- */
-export type ToolCallEvent = ServerEvents["assistant:tool_call"];
-
-/**
- * `assistant:tool_result`: a tool finished.
- *
- * @example
- * ```ts
- * const event: ToolResultEvent = {
- *   type: "tool_result", tool_name: "search", output: ["a"], call_id: "call_2", duration_ms: 40,
- * };
- * ```
- */
-export type ToolResultEvent = ServerEvents["assistant:tool_result"];
-
-/**
- * `assistant:tool_error`: a tool failed, the user declined it, or the policy gate denied it.
- *
- * @example
- * ```ts
- * const event: ToolErrorEvent = {
- *   type: "tool_error", tool_name: "search", error: "index offline", call_id: "call_2",
- * };
- * ```
- */
-export type ToolErrorEvent = ServerEvents["assistant:tool_error"];
-
-/**
- * Every payload of `assistant:error`.
- *
- * @example
- * ```ts
- * const turnFailed = (event: ErrorEvent) => event.type === "error";
- * ```
- */
-export type ErrorEvent = ServerEvents["assistant:error"];
-
-/**
- * `assistant:error` for a failed turn.
- *
- * @example
- * ```ts
- * const event: TurnErrorEvent = {
- *   type: "error", message: "The provider is busy.", terminal: true, retry_allowed: true,
- *   error_type: "rate_limit",
- * };
- * ```
- */
-export type TurnErrorEvent = Extract<ErrorEvent, { type: "error" }>;
-
-/**
- * `assistant:error` for a refused request (bad payload, wrong owner, session conflict).
- *
- * @example
- * ```ts
- * const event: TransportErrorEvent = { type: "validation", message: "content is required." };
- * ```
- */
-export type TransportErrorEvent = Exclude<ErrorEvent, { type: "error" }>;
+export const SERVER_EVENT_SCHEMAS: {
+  readonly [E in keyof ServerEvents]: z.ZodMiniType<ServerEvents[E]>;
+} = RAW;
 
 /**
  * A payload as the runtime builds it, before the hub numbers it (`seq`);

@@ -5,8 +5,9 @@
  * @module
  */
 import * as z from "zod/mini";
-import { ERROR_TYPES } from "./error_type.ts";
-import { pendingToolCallSchema } from "./pending_kinds.ts";
+import type { Same } from "./_same.ts";
+import { ERROR_TYPES, type ErrorType } from "./error_type.ts";
+import { type PendingToolCall, pendingToolCallSchema } from "./pending_kinds.ts";
 
 /**
  * The outcome of a silent host decision (`output_mode: "host_tools"`).
@@ -33,10 +34,27 @@ export type Usage = Record<string, unknown>;
  *
  * @example
  * ```ts
- * z.safeParse(finalResponseSchema, payload).success;
+ * const waiting = (event: FinalResponse) => event.pending_tool_call != null;
  * ```
  */
-export const finalResponseSchema = z.object({
+export interface FinalResponse {
+  type: "final_response";
+  content: string | null;
+  model: string | null;
+  streamed: boolean;
+  session_id: string;
+  message_id: string;
+  usage?: Usage | null;
+  decision?: Decision | null;
+  /** The pending call the turn ended on, with what it waits for. */
+  pending_tool_call?: PendingToolCall | null;
+  error?: string | null;
+  error_type?: ErrorType | null;
+  /** Position in the session's event stream; lets a reconnecting client resume. */
+  seq?: number;
+}
+
+const finalRaw = z.object({
   type: z.literal("final_response"),
   content: z.nullable(z.string()),
   model: z.nullable(z.string()),
@@ -45,20 +63,19 @@ export const finalResponseSchema = z.object({
   message_id: z.string(),
   usage: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   decision: z.optional(z.nullable(z.enum(["hold", "pending", "completed"]))),
-  /** The pending call the turn ended on, with what it waits for. */
   pending_tool_call: z.optional(z.nullable(pendingToolCallSchema)),
   error: z.optional(z.nullable(z.string())),
   error_type: z.optional(z.nullable(z.enum(ERROR_TYPES))),
-  /** Position in the session's event stream; lets a reconnecting client resume. */
   seq: z.optional(z.number()),
 });
+const _final: Same<z.infer<typeof finalRaw>, FinalResponse> = true;
 
 /**
- * See {@linkcode finalResponseSchema}.
+ * The schema of {@linkcode FinalResponse}.
  *
  * @example
  * ```ts
- * const waiting = (event: FinalResponse) => event.pending_tool_call != null;
+ * z.safeParse(finalResponseSchema, payload).success;
  * ```
  */
-export type FinalResponse = z.infer<typeof finalResponseSchema>;
+export const finalResponseSchema: z.ZodMiniType<FinalResponse> = finalRaw;

@@ -7,6 +7,7 @@
  * @module
  */
 import * as z from "zod/mini";
+import type { Same } from "./_same.ts";
 
 /**
  * A remote tool's verb; it decides the confirmation: none for `get`, one
@@ -17,10 +18,10 @@ import * as z from "zod/mini";
  * const confirmations = (verb: Verb) => (verb === "delete" ? 2 : verb === "get" ? 0 : 1);
  * ```
  */
-export const verbSchema = z.enum(["get", "create", "update", "delete"]);
+export type Verb = "get" | "create" | "update" | "delete";
 
-/** See {@linkcode verbSchema}. */
-export type Verb = z.infer<typeof verbSchema>;
+/** The schema of {@linkcode Verb}. */
+export const verbSchema: z.ZodMiniType<Verb> = z.enum(["get", "create", "update", "delete"]);
 
 /**
  * Who must act before a pending call moves on: the host page (it runs the
@@ -46,7 +47,19 @@ export type WaitingFor = PendingState["waiting_for"];
  * };
  * ```
  */
-export const approvalSchema = z.object({
+export interface Approval {
+  status: "pending" | "approved" | "denied" | "expired";
+  /** The approval request's id (what an operator decides on). */
+  request_id: string;
+  /** Why the policy wants a person to look. */
+  reason: string;
+  /** When the request expires (ISO 8601). */
+  expires_at: string;
+  /** How long the runtime waits for a decision, on its own clock. */
+  timeout_seconds: number;
+}
+
+const approvalRaw = z.object({
   status: z.enum(["pending", "approved", "denied", "expired"]),
   /** The approval request's id (what an operator decides on). */
   request_id: z.string(),
@@ -58,8 +71,10 @@ export const approvalSchema = z.object({
   timeout_seconds: z.number(),
 });
 
-/** See {@linkcode approvalSchema}. */
-export type Approval = z.infer<typeof approvalSchema>;
+const _approval: Same<z.infer<typeof approvalRaw>, Approval> = true;
+
+/** The schema of {@linkcode Approval}. */
+export const approvalSchema: z.ZodMiniType<Approval> = approvalRaw;
 
 /**
  * The tool kinds the runtime ships: `backend` runs in the runtime, `host` in
@@ -86,7 +101,10 @@ export const TOOL_CATEGORIES = ["backend", "host", "remote"] as const;
 export type ToolCategory = (typeof TOOL_CATEGORIES)[number];
 
 /** A category on the wire: a shipped one, or a registered kind's own. */
-export const categorySchema = z.string().check(z.minLength(1), z.maxLength(64));
+export const categorySchema: z.ZodMiniType<string> = z.string().check(
+  z.minLength(1),
+  z.maxLength(64),
+);
 
 /**
  * What a pending call (`pending_tool_call`, `pending_action`) waits for,
@@ -104,7 +122,22 @@ export const categorySchema = z.string().check(z.minLength(1), z.maxLength(64));
  * };
  * ```
  */
-export const pendingStateSchema = z.discriminatedUnion("waiting_for", [
+export type PendingState =
+  | { waiting_for: "host"; category: string }
+  | {
+    waiting_for: "confirmation";
+    category: string;
+    verb: Verb;
+    /** The remote tool server's preview text (plain text). */
+    preview: string;
+    /** 2 for `delete`, else 1. */
+    confirmations_required: 1 | 2;
+    /** Applies received so far (1 after the first of a `delete`). */
+    confirmations_received: 0 | 1;
+  }
+  | { waiting_for: "approval"; category: string; approval: Approval };
+
+const STATES = [
   z.object({ waiting_for: z.literal("host"), category: categorySchema }),
   z.object({
     waiting_for: z.literal("confirmation"),
@@ -122,10 +155,13 @@ export const pendingStateSchema = z.discriminatedUnion("waiting_for", [
     category: categorySchema,
     approval: approvalSchema,
   }),
-]);
+] as const;
 
-/** See {@linkcode pendingStateSchema}. */
-export type PendingState = z.infer<typeof pendingStateSchema>;
+const stateRaw = z.discriminatedUnion("waiting_for", [...STATES]);
+const _state: Same<z.infer<typeof stateRaw>, PendingState> = true;
+
+/** The schema of {@linkcode PendingState}. */
+export const pendingStateSchema: z.ZodMiniType<PendingState> = stateRaw;
 
 /**
  * Every key a pending state may have, whatever it waits for (derived from the schema).
@@ -136,7 +172,7 @@ export type PendingState = z.infer<typeof pendingStateSchema>;
  * ```
  */
 export const PENDING_STATE_KEYS: ReadonlySet<string> = new Set(
-  pendingStateSchema._zod.def.options.flatMap((o) => Object.keys(o._zod.def.shape)),
+  STATES.flatMap((o) => Object.keys(o.shape)),
 );
 
 const CALL = {
@@ -161,13 +197,18 @@ const CALL = {
  * };
  * ```
  */
-export const pendingToolCallSchema = z.intersection(
-  z.object({ call_id: z.string(), ...CALL }),
-  pendingStateSchema,
-);
+export type PendingToolCall = PendingState & {
+  tool_name: string;
+  call_id: string;
+  arguments: Record<string, unknown>;
+  queued: string[];
+};
 
-/** See {@linkcode pendingToolCallSchema}. */
-export type PendingToolCall = z.infer<typeof pendingToolCallSchema>;
+const toolCallRaw = z.intersection(z.object({ call_id: z.string(), ...CALL }), stateRaw);
+const _toolCall: Same<z.infer<typeof toolCallRaw>, PendingToolCall> = true;
+
+/** The schema of {@linkcode PendingToolCall}. */
+export const pendingToolCallSchema: z.ZodMiniType<PendingToolCall> = toolCallRaw;
 
 /**
  * The call a session waits on as GET /api/sessions/{id} shows it (a host
@@ -183,7 +224,20 @@ export type PendingToolCall = z.infer<typeof pendingToolCallSchema>;
  * };
  * ```
  */
-export const pendingActionSchema = z.intersection(
+export type PendingAction = PendingState & {
+  /** The call id a continuation must answer. */
+  tool_call_id: string;
+  /** The tool the model called. */
+  tool_name: string;
+  /** The assistant message the call belongs to. */
+  assistant_message_id: string;
+  /** The model's arguments. */
+  arguments: Record<string, unknown>;
+  /** Call ids of further pending calls from the same response, handed over one at a time. */
+  queued: string[];
+};
+
+const actionRaw = z.intersection(
   z.object({
     /** The call id a continuation must answer. */
     tool_call_id: z.string(),
@@ -191,11 +245,12 @@ export const pendingActionSchema = z.intersection(
     assistant_message_id: z.string(),
     ...CALL,
   }),
-  pendingStateSchema,
+  stateRaw,
 );
+const _action: Same<z.infer<typeof actionRaw>, PendingAction> = true;
 
-/** See {@linkcode pendingActionSchema}. */
-export type PendingAction = z.infer<typeof pendingActionSchema>;
+/** The schema of {@linkcode PendingAction}. */
+export const pendingActionSchema: z.ZodMiniType<PendingAction> = actionRaw;
 
 /**
  * A client's answer to a remote action's preview: the `tool_result` of the

@@ -16,7 +16,7 @@ import type {
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
 import type { AssistantMessage, StoredPending } from "../session/records.ts";
-import { stateOf } from "../session/pending.ts";
+import { waitingOf } from "../session/pending.ts";
 import type {
   CallInspection,
   ContextBlock,
@@ -224,8 +224,8 @@ export class RunRecorder {
     const verbs = new Map(this.#tools.filter((t) => t.verb).map((t) => [t.name, t.verb!]));
     const waits = new Map<string, string>();
     if (pending) {
-      waits.set(pending.tool_call_id, stateOf(pending).waiting_for);
-      for (const q of pending.queued) waits.set(q.call_id, stateOf(q).waiting_for);
+      waits.set(pending.tool_call_id, waitingOf(pending));
+      for (const q of pending.queued) waits.set(q.call_id, waitingOf(q));
     }
     return {
       turn: this.#turn,

@@ -13,6 +13,7 @@ import {
   type PendingState,
   pendingStateSchema,
   type PendingToolCall,
+  type WaitingFor,
 } from "../../protocol/mod.ts";
 import type { CallRecord, QueuedCall, StoredPending } from "./records.ts";
 
@@ -45,6 +46,21 @@ export function stateOf(item: object): PendingState {
     throw new Error(`The stored pending call has a state this runtime cannot read (${at}).`);
   }
   return read.data;
+}
+
+/**
+ * What a pending or queued call waits for, for a listing or the inspector: never throws
+ * (a state `stateOf` would refuse still shows what it claims; records from before tool kinds
+ * wait for their host).
+ *
+ * @example
+ * ```ts
+ * waitingOf(record.pending_action!); // "host"
+ * ```
+ */
+export function waitingOf(item: object): WaitingFor {
+  const waits = (item as { waiting_for?: unknown }).waiting_for;
+  return waits === "confirmation" || waits === "approval" ? waits : "host";
 }
 
 /** An item without its state's fields. */

@@ -5,8 +5,10 @@
  * admitted call runs inside the turn or pends (and for what), and what a
  * continuation for one of its pending calls means. The pipeline in
  * `../run.ts`, `../held.ts` and `../continuation.ts` knows only this
- * interface; a new kind is one file implementing it plus one line in
- * `mod.ts` (or one `registerToolKind` call, for a kind of one's own).
+ * interface. A kind of one's own is one file implementing it and one
+ * `registerToolKind` call; a kind the runtime ships is one file, one line in
+ * `mod.ts` and its name in the wire's `TOOL_CATEGORIES` (see
+ * docs/architecture.md, "Adding a tool kind").
  *
  * The steps every call takes (see `../admission.ts`):
  *
