@@ -11,7 +11,7 @@
  */
 import * as z from "zod/mini";
 import type { CancelSession, JoinSession } from "./client_payloads.ts";
-import type { Same } from "./_same.ts";
+import type { Same } from "./_values.ts";
 import type { DisplayCard } from "./display.ts";
 import { ERROR_TYPES, type ErrorType } from "./error_type.ts";
 import { type FinalResponse, finalResponseSchema } from "./final_response.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import * as z from "zod/mini";
-import type { Same } from "./_same.ts";
+import type { Same } from "./_values.ts";
 import { ERROR_TYPES, type ErrorType } from "./error_type.ts";
 import { type PendingToolCall, pendingToolCallSchema } from "./pending_kinds.ts";
 

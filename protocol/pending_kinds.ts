@@ -7,7 +7,7 @@
  * @module
  */
 import * as z from "zod/mini";
-import type { Same } from "./_same.ts";
+import type { Same } from "./_values.ts";
 
 /**
  * A remote tool's verb; it decides the confirmation: none for `get`, one
