@@ -71,6 +71,12 @@ const tabSession = (runtimeUrl: string, id?: string): string => {
   return id ?? newId("s-");
 };
 
+/** A `final_response` payload, as far as the SDK relies on it (the runtime's schema is protocol/events.ts). */
+const isFinal = (
+  payload: Record<string, unknown>,
+): payload is Record<string, unknown> & FinalResponse =>
+  payload.type === "final_response" && typeof payload.session_id === "string";
+
 /**
  * A page's connection to the assistant: register what it shows and can do,
  * send messages, and let the SDK answer the runtime's host calls.
@@ -475,8 +481,8 @@ export class Host {
   }
 
   #handle(name: string, payload: Record<string, unknown>): void {
-    if (name === "assistant:final_response") {
-      const final = payload as unknown as FinalResponse;
+    if (name === "assistant:final_response" && isFinal(payload)) {
+      const final = payload;
       const call = final.pending_tool_call;
       const waits = call ? waitingFor(call) : undefined;
       if (this.#exchange) {
