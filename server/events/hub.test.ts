@@ -4,13 +4,14 @@ import { memoryStore } from "../kv/memory.ts";
 import type { Key, Store } from "../kv/store.ts";
 import { EventHub, SEQ_BLOCK } from "./hub.ts";
 
-/** A memory store that calls itself `denokv` (so the hub reserves) and records the prefixes it lists. */
+/** A memory store that declares itself durable (so the hub reserves) and records the prefixes it lists. */
 function durable(): { store: Store; listed: Key[]; read: Key[] } {
   const inner = memoryStore();
   const listed: Key[] = [];
   const read: Key[] = [];
   const store: Store = {
-    name: "denokv",
+    name: "durable-memory",
+    capabilities: { shared: false, durable: true },
     get: (key) => (read.push(key), inner.get(key)),
     getMany: (keys) => inner.getMany(keys),
     set: (key, value, options) => inner.set(key, value, options),

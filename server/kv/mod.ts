@@ -31,10 +31,11 @@ export type {
   Mutation,
   SetOptions,
   Store,
+  StoreCapabilities,
 } from "./store.ts";
 export { memoryStore } from "./memory.ts";
 export { DEFAULT_DENOKV_PATH, denoKvStore } from "./denokv.ts";
 export { redisStore, type RedisStoreOptions } from "./redis.ts";
 export { postgresStore, type PostgresStoreOptions } from "./postgres.ts";
-export { storeFromUrl } from "./from_url.ts";
+export { registerStoreScheme, storeFromUrl, type StoreOpener } from "./from_url.ts";
 export { acquireLease, type Lease, type LeaseRecord, releaseLease, renewLease } from "./lease.ts";
