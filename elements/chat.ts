@@ -133,7 +133,7 @@ export class TetherChat extends LitElement {
   /** The session of a host made from the attributes (default: one per tab). */
   declare sessionId: string | undefined;
   /** A transport's name in the client's table (`sse`, the default, or `socket.io`), for a host made from the attributes. */
-  declare transport: TransportName | (string & {}) | undefined;
+  declare transport: TransportName | undefined;
   /** The panel's title. */
   declare heading: string;
   /** The composer's placeholder. */
