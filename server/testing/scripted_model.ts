@@ -31,7 +31,14 @@ const usage = {
   outputTokens: { total: 5, text: 5, reasoning: 0 },
 };
 
-/** The stream parts of one scripted step. */
+/**
+ * The stream parts of one scripted step.
+ *
+ * @example
+ * ```ts
+ * const parts = stepParts({ text: "Hello." }); // text-start, text-delta…, finish
+ * ```
+ */
 export function stepParts(step: ScriptedStep): LanguageModelV3StreamPart[] {
   const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
   if (step.reasoning) {
