@@ -13,6 +13,7 @@
  */
 import { registerStoreScheme, storeFromUrl } from "../kv/from_url.ts";
 import type { Store, StoreCapabilities } from "../kv/store.ts";
+import { wrapStore } from "./wrap_store.ts";
 
 /** The scheme the relay store answers to. */
 export const RELAY_SCHEME = "relay";
@@ -28,20 +29,7 @@ export const RELAY_SCHEME = "relay";
  */
 export function relayStore(inner: Store): Store {
   const capabilities: StoreCapabilities = { shared: true, durable: true };
-  return {
-    name: "relay",
-    capabilities,
-    get: (key) => inner.get(key),
-    getMany: (keys) => inner.getMany(keys),
-    set: (key, value, options) => inner.set(key, value, options),
-    delete: (key) => inner.delete(key),
-    list: (prefix, options) => inner.list(prefix, options),
-    atomic: (checks, mutations) => inner.atomic(checks, mutations),
-    commit: (checks, mutations) => inner.commit(checks, mutations),
-    publish: (channel, message) => inner.publish(channel, message),
-    subscribe: (channel, listener) => inner.subscribe(channel, listener),
-    close: () => inner.close(),
-  };
+  return wrapStore(inner, { name: "relay", capabilities });
 }
 
 let registered = false;
