@@ -10,11 +10,13 @@
  *   (409), none a 5xx;
  * - a cancel sent to one stops a turn running on the other.
  *
- * `--parallel` leaves the choice of isolate to the kernel (`SO_REUSEPORT`),
- * per connection: every request here goes on a connection of its own, and
+ * Under `--parallel` Deno spreads connections over the isolates, and a test
+ * cannot pick one: every request here goes on a connection of its own, and
  * each check runs over several sessions or followers, so with two isolates
  * the chance that none of them crossed is under 1 in 30 per check (the
- * two-process runs cross on every request). Node only: it spawns Deno.
+ * two-process runs cross on every request). With the Deno KV store declared
+ * single-process, the follower and cancel checks failed on both. Node only:
+ * it spawns Deno.
  *
  * @module
  */
