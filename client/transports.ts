@@ -22,8 +22,8 @@ export type NamedTransport = () => TransportFactory;
  * ```
  */
 export const TRANSPORTS = {
-  sse: () => sseTransport({ follow: true }),
-  "socket.io": () => socketIoTransport(),
+  sse: (): TransportFactory => sseTransport({ follow: true }),
+  "socket.io": (): TransportFactory => socketIoTransport(),
 } satisfies Record<string, NamedTransport>;
 
 /** The name of a built-in transport. */
