@@ -12,9 +12,10 @@
  * `[false, "head"]`. Each process reads the head's versionstamp every
  * {@linkcode RELAY_POLL_MS} ms (every {@linkcode RELAY_IDLE_MS} ms when
  * nothing moved for a while): one small read; when it changed, it lists the
- * messages from a little before the last one it saw (a commit may land after
- * a later-stamped one of another process) and delivers those it has not seen
- * and that another origin wrote. Messages one process publishes keep their
+ * messages from 2 s before the last one it saw (a commit may land after a
+ * later-stamped one of another process), and a second later from 20 s before
+ * (a commit that waited long for the lock), and delivers those it has not
+ * seen and that another origin wrote. Messages one process publishes keep their
  * order; those queued while a commit runs go out together in the next.
  *
  * @module
@@ -34,6 +35,13 @@ export const RELAY_QUIET_MS = 5_000;
 export const RELAY_KEEP_MS = 60_000;
 /** How far before the last message seen each listing starts. */
 const LOOKBACK_MS = 2_000;
+/**
+ * How far back a wider listing reaches, once a second after messages moved: a commit that
+ * waited long for another process's lock (SQLite's own wait included) lands with an older stamp.
+ */
+const STRAGGLER_MS = 20_000;
+/** How often that wider listing runs. */
+const STRAGGLER_EVERY_MS = 1_000;
 /** Message text above this many characters is written as chunks. */
 const INLINE_CHARS = 30_000;
 /** Messages per commit. */
@@ -82,6 +90,8 @@ export class KvRelay {
   #since = Date.now();
   #cursor = this.#since;
   #seen = new Map<string, number>();
+  #owed = false;
+  #wideAt = 0;
   #lastActivity = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #polling: Promise<void> | null = null;
@@ -187,9 +197,14 @@ export class KvRelay {
     const kv = this.#kv;
     if (this.#closed || kv === undefined) return;
     const head = await kv.get(HEAD);
-    if (head.versionstamp === this.#head) return;
+    const now = Date.now();
+    const wide = this.#owed && now - this.#wideAt >= STRAGGLER_EVERY_MS;
+    if (head.versionstamp === this.#head && !wide) return;
     this.#head = head.versionstamp;
-    const from = stampOf(Math.max(0, this.#cursor - LOOKBACK_MS));
+    // Every narrow listing owes a wide one, which finds what landed behind it.
+    this.#owed = !wide;
+    if (wide) this.#wideAt = now;
+    const from = stampOf(Math.max(0, this.#cursor - (wide ? STRAGGLER_MS : LOOKBACK_MS)));
     for await (
       const entry of kv.list({ prefix: [...MESSAGES], start: [...MESSAGES, from] }, {
         batchSize: 200,
@@ -210,7 +225,7 @@ export class KvRelay {
       if (text !== undefined) this.#deliver(value.c, text);
     }
     // Ids older than the lookback can no longer be listed again.
-    const oldest = this.#cursor - LOOKBACK_MS;
+    const oldest = this.#cursor - STRAGGLER_MS;
     for (const [id, at] of this.#seen) {
       if (at >= oldest) break;
       this.#seen.delete(id);
