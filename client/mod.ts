@@ -90,6 +90,13 @@ export type { ConnectionState, Transport, TransportFactory, TransportLink } from
 export { sseTransport } from "./sse_transport.ts";
 export type { SseTransportOptions } from "./sse_transport.ts";
 export { socketIoTransport } from "./socketio_transport.ts";
+export {
+  type NamedTransport,
+  registerTransport,
+  type TransportName,
+  transportNamed,
+  TRANSPORTS,
+} from "./transports.ts";
 export type { SocketIoTransportOptions } from "./socketio_transport.ts";
 export { modelContext, offerToWebMcp } from "./webmcp.ts";
 export type {

@@ -8,8 +8,8 @@ import {
   type AttachmentInput,
   createHost,
   type Host,
-  socketIoTransport,
-  sseTransport,
+  type TransportName,
+  transportNamed,
   waitingFor,
 } from "../client/mod.ts";
 import { renderComposer } from "./_chat_composer.ts";
@@ -133,8 +133,8 @@ export class TetherChat extends LitElement {
   declare runtimeUrl: string | undefined;
   /** The session of a host made from the attributes (default: one per tab). */
   declare sessionId: string | undefined;
-  /** `sse` (default) or `socket.io`, for a host made from the attributes. */
-  declare transport: "sse" | "socket.io" | undefined;
+  /** A transport's name in the client's table (`sse`, the default, or `socket.io`), for a host made from the attributes. */
+  declare transport: TransportName | undefined;
   /** The panel's title. */
   declare heading: string;
   /** The composer's placeholder. */
@@ -264,12 +264,18 @@ export class TetherChat extends LitElement {
 
   #ensureHost(): void {
     if (this.host || !this.runtimeUrl) return;
+    let transport;
+    try {
+      transport = transportNamed(this.transport);
+    } catch (error) {
+      // An unknown name is the page author's mistake: say so in the panel, make no host.
+      this.#problem = (error as Error).message;
+      return;
+    }
     this.host = createHost({
       runtimeUrl: new URL(this.runtimeUrl, location.href).href,
       sessionId: this.sessionId || undefined,
-      transport: this.transport === "socket.io"
-        ? socketIoTransport()
-        : sseTransport({ follow: true }),
+      transport,
     });
   }
 

@@ -65,7 +65,14 @@ function objectModel(given: ModelObject, name: string | undefined, openaiStore: 
   };
 }
 
-/** Builds the engine for resolved options (opens the store, picks the model). */
+/**
+ * Builds the engine for resolved options (opens the store, picks the model).
+ *
+ * @example
+ * ```ts
+ * const engine = await createEngine(resolveOptions({ storeUrl: "memory:", model: "offline" }));
+ * ```
+ */
 export async function createEngine(options: RuntimeOptions): Promise<Engine> {
   // Loaded on demand so a runtime given a store never loads the database drivers.
   const store = options.store ??

@@ -240,6 +240,8 @@ export class Engine {
       leases.hold(sessionId, async () => {
         this.hub.resync(sessionId);
         try {
+          // Best effort: a listener that misses events here still has the log to resume from.
+          await this.hub.catchUp(sessionId).catch(() => {});
           return await fn();
         } finally {
           await this.hub.flush(sessionId);

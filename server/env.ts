@@ -99,7 +99,14 @@ function modelSettings(env: Env): Pick<Partial<RuntimeOptions>, "modelOptions" |
   return out;
 }
 
-/** Validates host tools with the host_context action rules. */
+/**
+ * Validates host tools with the host_context action rules.
+ *
+ * @example
+ * ```ts
+ * const tools = parseHostTools(JSON.parse(env.TOOLS__HOST_TOOLS ?? "[]"), "TOOLS__HOST_TOOLS");
+ * ```
+ */
 export function parseHostTools(value: unknown, source: string): HostAction[] {
   if (!Array.isArray(value)) {
     throw new ConfigError(`${source} must be a JSON array of actions.`);

@@ -3,25 +3,19 @@ import assert from "node:assert/strict";
 import { memoryStore } from "../kv/memory.ts";
 import type { Key, Store } from "../kv/store.ts";
 import { EventHub, SEQ_BLOCK } from "./hub.ts";
+import { wrapStore } from "../testing/wrap_store.ts";
 
-/** A memory store that calls itself `denokv` (so the hub reserves) and records the prefixes it lists. */
+/** A memory store that declares itself durable (so the hub reserves) and records the prefixes it lists. */
 function durable(): { store: Store; listed: Key[]; read: Key[] } {
   const inner = memoryStore();
   const listed: Key[] = [];
   const read: Key[] = [];
-  const store: Store = {
-    name: "denokv",
+  const store = wrapStore(inner, {
+    name: "durable-memory",
+    capabilities: { shared: false, durable: true },
     get: (key) => (read.push(key), inner.get(key)),
-    getMany: (keys) => inner.getMany(keys),
-    set: (key, value, options) => inner.set(key, value, options),
-    delete: (key) => inner.delete(key),
     list: (prefix, options) => (listed.push(prefix), inner.list(prefix, options)),
-    atomic: (checks, mutations) => inner.atomic(checks, mutations),
-    commit: (checks, mutations) => inner.commit(checks, mutations),
-    publish: (channel, message) => inner.publish(channel, message),
-    subscribe: (channel, listener) => inner.subscribe(channel, listener),
-    close: () => inner.close(),
-  };
+  });
   return { store, listed, read };
 }
 
@@ -112,4 +106,48 @@ test("a session with a listener keeps its numbering however many others come", a
   assert.deepEqual(seen, [1, 2], "kept: no reload, no jump past the reservation");
   stop();
   await hub.stop();
+});
+
+/** A memory store shared by two hubs whose publish/subscribe delivers `lagMs` late, as a polled channel does. */
+function lagging(lagMs: number): Store {
+  const inner = memoryStore();
+  return wrapStore(inner, {
+    name: "lagging",
+    capabilities: { shared: true, durable: true },
+    // Committed at once, delivered later: what a relay read by polling does.
+    publish: (
+      channel,
+      message,
+    ) => (setTimeout(() => inner.publish(channel, message), lagMs), Promise.resolve()),
+  });
+}
+
+test("a hub taking a session over hands its listeners the other process's logged events first, then never repeats them", async () => {
+  const store = lagging(150);
+  const runner = new EventHub(store, 1000, true);
+  const follower = new EventHub(store, 1000, true);
+  await runner.start();
+  await follower.start();
+  const seen: number[] = [];
+  const stop = follower.subscribe("s1", (e) => seen.push(e.payload.seq));
+  try {
+    await runner.publish("s1", "assistant:status", { type: "agent_status", status: "started" });
+    while (seen.length < 1) await new Promise((r) => setTimeout(r, 10));
+    // Two more events: logged at once, on the channel only 150 ms later.
+    await runner.publish("s1", "assistant:text_delta", { type: "text_delta", text: "a" });
+    await runner.publish("s1", "assistant:status", { type: "agent_status", status: "completed" });
+    await runner.flush("s1");
+    await runner.release("s1");
+    // The follower's process takes the session over before the channel brought them.
+    follower.resync("s1");
+    await follower.catchUp("s1");
+    assert.deepEqual(seen, [1, 2, 3], "the logged events, before anything of its own");
+    await follower.publish("s1", "assistant:status", { type: "agent_status", status: "started" });
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(seen, [1, 2, 3, 4], "the late copies from the channel are dropped");
+  } finally {
+    stop();
+    await runner.stop();
+    await follower.stop();
+  }
 });

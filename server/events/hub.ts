@@ -4,7 +4,8 @@
  * session's next sequence number and is kept in a bounded log in the store,
  * so a client that reconnects can resume where it left off.
  *
- * With a store shared by several processes (Redis, Postgres), events also
+ * With a store shared by several processes (one that declares
+ * `capabilities.shared`: Redis, Postgres, a Deno KV file), events also
  * travel through the store's publish/subscribe, so a client attached to one
  * process sees the turns another process runs. Only the process holding a
  * session's lease publishes its events, and it takes the next sequence number
@@ -14,8 +15,8 @@
  * reserves numbers in blocks of {@linkcode SEQ_BLOCK} with one durable write
  * (`["event_seq_reserved", id]`) before handing any of them out, and a process
  * that (re)loads a session continues after the highest reservation. A crash
- * leaves a gap in the numbers, never a number used twice. The memory store
- * dies with its process, so it reserves nothing.
+ * leaves a gap in the numbers, never a number used twice. A store that is not
+ * `capabilities.durable` (memory) dies with its process, so it reserves nothing.
  *
  * Every number logged under reservations is at most the session's reservation
  * (or its kept `event_seq`), so loading a session needs no look at its log.
@@ -108,6 +109,8 @@ export class EventHub {
   /** Numberings not settled yet, per session: such a session is never dropped. */
   #busy = new Map<string, number>();
   #kept: Promise<boolean> | null = null;
+  /** The last number delivered to this process's listeners, per session that has listeners. */
+  #delivered = new Map<string, number>();
 
   /**
    * `shared`: the store is shared with other processes, so events are published through it too.
@@ -117,7 +120,7 @@ export class EventHub {
     this.#store = store;
     this.#logSize = logSize;
     this.#shared = shared;
-    this.#durable = store.name !== "memory";
+    this.#durable = store.capabilities.durable;
     this.#seq = new BoundedMap(keep, {
       pinned: (id) =>
         this.#busy.has(id) || this.#listeners.has(id) || this.#pending.has(id) ||
@@ -188,7 +191,10 @@ export class EventHub {
     set.add(listener);
     return () => {
       set!.delete(listener);
-      if (!set!.size && this.#listeners.get(sessionId) === set) this.#listeners.delete(sessionId);
+      if (!set!.size && this.#listeners.get(sessionId) === set) {
+        this.#listeners.delete(sessionId);
+        this.#delivered.delete(sessionId);
+      }
     };
   }
 
@@ -223,6 +229,18 @@ export class EventHub {
     this.#seq.delete(sessionId);
   }
 
+  /**
+   * Called when this process takes a session over (its lease): delivers to this process's
+   * listeners the events another process logged that have not reached them through the store
+   * yet (a store whose messages travel by polling, such as Deno KV's, lags a little), so they
+   * come before this process's own. Later copies of them are dropped as repeats.
+   */
+  async catchUp(sessionId: string): Promise<void> {
+    const last = this.#delivered.get(sessionId);
+    if (!this.#shared || last === undefined) return;
+    for (const event of await this.replay(sessionId, last)) this.#deliver(sessionId, event);
+  }
+
   /** Waits until every logged event of a session is written. */
   async flush(sessionId: string): Promise<void> {
     while (this.#writes.has(sessionId) || this.#sends.has(sessionId)) {
@@ -251,7 +269,12 @@ export class EventHub {
   }
 
   #deliver(sessionId: string, event: SessionEvent): void {
-    for (const listener of this.#listeners.get(sessionId) ?? []) {
+    const listeners = this.#listeners.get(sessionId);
+    if (listeners === undefined) return;
+    // Numbers only grow: one at or below the last delivered is a repeat (see `catchUp`).
+    if (event.payload.seq <= (this.#delivered.get(sessionId) ?? 0)) return;
+    this.#delivered.set(sessionId, event.payload.seq);
+    for (const listener of listeners) {
       try {
         listener(event);
       } catch {

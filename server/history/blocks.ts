@@ -57,7 +57,14 @@ export function blocksOf(text: string): Block[] {
   }
 }
 
-/** The text parts of a user message, as [index, text] (index -1 for string content). */
+/**
+ * The text parts of a user message, as [index, text] (index -1 for string content).
+ *
+ * @example
+ * ```ts
+ * for (const [index, text] of userTexts(message)) console.log(index, text.length);
+ * ```
+ */
 export function userTexts(message: ModelMessage): [number, string][] {
   if (message.role !== "user") return [];
   if (typeof message.content === "string") return [[-1, message.content]];

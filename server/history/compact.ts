@@ -119,7 +119,14 @@ export function planCompaction(
   };
 }
 
-/** The summary message's estimate, for checking a state once its summary is written. */
+/**
+ * The summary message's estimate, for checking a state once its summary is written.
+ *
+ * @example
+ * ```ts
+ * const within = summaryTokens(state) <= budget;
+ * ```
+ */
 export function summaryTokens(state: HistoryState): number {
   const message = summaryMessage(state);
   return message ? messageTokens(message) : 0;

@@ -51,7 +51,14 @@ export interface HistoryState {
 /** The key of a session's history state. */
 export const historyKey = (sessionId: string) => ["history", sessionId] as const;
 
-/** The state before any compaction. */
+/**
+ * The state before any compaction.
+ *
+ * @example
+ * ```ts
+ * await saveHistory(store, "s1", initialState());
+ * ```
+ */
 export function initialState(): HistoryState {
   const start = { seq: 0, step: 0 };
   return {
@@ -78,13 +85,27 @@ export function compare(a: Position, b: Position): number {
   return a.seq - b.seq || a.step - b.step;
 }
 
-/** Reads a session's history state, or null when it has none. */
+/**
+ * Reads a session's history state, or null when it has none.
+ *
+ * @example
+ * ```ts
+ * const state = (await loadHistory(store, "s1")) ?? initialState();
+ * ```
+ */
 export async function loadHistory(store: Store, sessionId: string): Promise<HistoryState | null> {
   const entry = await store.get<HistoryState>(historyKey(sessionId));
   return entry?.value?.version === 1 ? entry.value : null;
 }
 
-/** Writes a session's history state. */
+/**
+ * Writes a session's history state.
+ *
+ * @example
+ * ```ts
+ * await saveHistory(store, "s1", { ...state, updated_at: new Date().toISOString() });
+ * ```
+ */
 export async function saveHistory(
   store: Store,
   sessionId: string,

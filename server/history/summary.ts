@@ -93,7 +93,14 @@ export const SUMMARY_PROMPT = [
   "short plain sentences, newest last, with no preamble.",
 ].join("\n");
 
-/** The transcript as the summariser reads it, within `maxChars` (its middle cut first). */
+/**
+ * The transcript as the summariser reads it, within `maxChars` (its middle cut first).
+ *
+ * @example
+ * ```ts
+ * const text = transcriptText(state.summary ?? "", entries, 40_000);
+ * ```
+ */
 export function transcriptText(
   previous: string,
   entries: readonly TranscriptEntry[],

@@ -33,9 +33,11 @@ import { saveRun } from "./inspections.ts";
 
 /** Characters kept of all the context blocks of one run together. */
 export const CONTEXT_CHARS = 32_000;
-/** Tools, model requests and calls kept per run. */
+/** Tools kept per run. */
 export const MAX_TOOLS = 64;
+/** Model requests kept per run. */
 export const MAX_REQUESTS = 16;
+/** Tool calls kept per run. */
 export const MAX_CALLS = 32;
 /** Characters kept of a description, a reason or an error. */
 const TEXT_CHARS = 500;

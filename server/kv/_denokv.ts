@@ -14,6 +14,8 @@
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { leanKv } from "./_denokv_napi.ts";
+import { retryingKv } from "./_denokv_retry.ts";
+import { denoGlobal } from "../runtime/detect.ts";
 
 /** A Deno KV key part we use: strings for keys, a boolean and numbers for chunks. */
 export type KvPart = string | number | boolean;
@@ -104,18 +106,15 @@ interface DenoLike {
   openKv?(path?: string): Promise<Kv>;
 }
 
-/** The `Deno` global when running on Deno, else undefined (the one runtime check of this folder). */
-export function denoRuntime(): DenoLike | undefined {
-  return (globalThis as { Deno?: DenoLike }).Deno;
-}
-
 /**
  * Opens the Deno KV file at `path` (creating its folder) with Deno's own KV or
  * `@deno/kv` on Node; `null` opens Deno's own default database (`Deno.openKv()`
- * with no path: the platform's KV on Deno Deploy), which only Deno has.
+ * with no path: the platform's KV on Deno Deploy), which only Deno has. Every
+ * read and commit of the handle retries while the database is locked
+ * (`_denokv_retry.ts`).
  */
 export async function openKv(path: string | null): Promise<{ kv: Kv; limits: KvLimits }> {
-  const deno = denoRuntime();
+  const deno = denoGlobal<DenoLike>();
   if (path === null && deno === undefined) {
     throw new Error(
       "STORE__URL denokv://default is Deno's own KV, which exists only on Deno (and Deno Deploy); " +
@@ -130,13 +129,13 @@ export async function openKv(path: string | null): Promise<{ kv: Kv; limits: KvL
       );
     }
     return {
-      kv: await (path === null ? deno.openKv() : deno.openKv(path)),
+      kv: retryingKv(await (path === null ? deno.openKv() : deno.openKv(path))),
       limits: { checks: 100, mutations: 1000, bytes: 819_200, reads: 10 },
     };
   }
   const { openKv } = await import("@deno/kv");
   // @deno/kv (0.14) refuses more than 10 checks per commit where Deno allows 100.
-  const kv = leanKv(await openKv(path!) as unknown as Kv);
+  const kv = retryingKv(leanKv(await openKv(path!) as unknown as Kv));
   return { kv, limits: { checks: 10, mutations: 1000, bytes: 819_200, reads: 10 } };
 }
 

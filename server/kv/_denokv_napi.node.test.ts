@@ -146,3 +146,12 @@ test("keys pack to Deno KV's tuple bytes and back", () => {
   for (const key of KEYS) assert.deepEqual(unpackKey(packKey(key)), key);
   assert.throws(() => unpackKey(new Uint8Array([0x15, 1])), /type code 21/);
 });
+
+test("number key parts unpack from a Node Buffer that is a view on a larger pool", () => {
+  const packed = packKey([true, "c", 3]);
+  const pool = Buffer.alloc(64, 0x5a);
+  pool.set(packed, 17);
+  const view = pool.subarray(17, 17 + packed.length);
+  assert.deepEqual(unpackKey(view), [true, "c", 3]);
+  assert.deepEqual([...view], [...packed], "the caller's bytes are left as they were");
+});

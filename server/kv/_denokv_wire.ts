@@ -156,7 +156,8 @@ export function unpackKey(bytes: Uint8Array): KvPart[] {
       }
       key.push(decoder.decode(new Uint8Array(part)));
     } else if (code === 0x21) {
-      const sub = bytes.slice(at, at + 8);
+      // A copy, even of a Node Buffer (whose slice() is a view on a shared pool).
+      const sub = new Uint8Array(bytes.subarray(at, at + 8));
       at += 8;
       const negative = sub[0] < 0x80;
       if (negative) { for (let i = 0; i < 8; i++) sub[i] = 0xff - sub[i]; }

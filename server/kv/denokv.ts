@@ -10,15 +10,21 @@
  * A commit may check at most 100 keys on Deno and 10 on Node (`@deno/kv`),
  * and write at most 1000 keys; larger ones fail with an error saying so.
  *
- * Publish/subscribe stays inside this process: one process owns the file.
- * Stores opened on the same path in one process share their subscribers.
+ * A Deno KV file, and Deno's own KV on Deno Deploy, may be opened by several
+ * processes or isolates at once (two `deno serve` on one file,
+ * `deno serve --parallel`, Deploy's isolates), so the store declares itself
+ * `shared` and `durable` (`:memory:` is neither): the engine takes leases,
+ * and publish/subscribe reaches every process on the database through it
+ * (`_denokv_relay.ts`). Stores opened on the same path in one process share
+ * their subscribers and one relay. A read or commit that finds the database
+ * locked by another process is retried (`_denokv_retry.ts`).
  *
  * @module
  */
 
 import { resolve } from "node:path";
 import { Bus } from "./_bus.ts";
-import { assertKey, assertValue, closedError } from "./_codec.ts";
+import { assertKey, assertValue, closedError, encodeValue } from "./_codec.ts";
 import {
   assertKeySize,
   isExpired,
@@ -31,6 +37,7 @@ import {
   readRaw,
 } from "./_denokv.ts";
 import { KnownVersions } from "./_denokv_known.ts";
+import { KvRelay } from "./_denokv_relay.ts";
 import { KvReader } from "./_denokv_reader.ts";
 import { KvWriter } from "./_denokv_writer.ts";
 import type {
@@ -55,7 +62,14 @@ import type {
  */
 export const DEFAULT_DENOKV_PATH = ".tether/store.db";
 
-const buses = new Map<string, { bus: Bus; refs: number }>();
+interface Shared {
+  bus: Bus;
+  refs: number;
+  /** Messages to and from the other processes on the database (none for `:memory:`). */
+  relay: KvRelay | null;
+}
+
+const buses = new Map<string, Shared>();
 const RETRY = Symbol("retry");
 
 /**
@@ -77,27 +91,40 @@ export async function denoKvStore(path: string | null = DEFAULT_DENOKV_PATH): Pr
     : path === ":memory:"
     ? `:memory:${crypto.randomUUID()}`
     : resolve(path);
+  const multi = path !== ":memory:";
   let shared = buses.get(id);
-  if (shared === undefined) buses.set(id, shared = { bus: new Bus(), refs: 0 });
+  if (shared === undefined) {
+    const bus = new Bus();
+    const relay = multi
+      ? new KvRelay(kv, limits, (channel, text) => bus.publishText(channel, text))
+      : null;
+    buses.set(id, shared = { bus, refs: 0, relay });
+  } else {
+    shared.relay?.add(kv);
+  }
   shared.refs++;
-  return new DenoKvStore(kv, limits, id, shared.bus);
+  return new DenoKvStore(kv, limits, id, shared, multi);
 }
 
 class DenoKvStore implements Store {
   readonly name = "denokv";
+  readonly capabilities: Store["capabilities"];
   #kv: Kv;
   #limits: KvLimits;
   #id: string;
   #bus: Bus;
+  #relay: KvRelay | null;
   #reader: KvReader;
   #writer: KvWriter;
   #closed = false;
 
-  constructor(kv: Kv, limits: KvLimits, id: string, bus: Bus) {
+  constructor(kv: Kv, limits: KvLimits, id: string, shared: Shared, multi: boolean) {
+    this.capabilities = { shared: multi, durable: multi };
     this.#kv = kv;
     this.#limits = limits;
     this.#id = id;
-    this.#bus = bus;
+    this.#bus = shared.bus;
+    this.#relay = shared.relay;
     const known = new KnownVersions();
     this.#reader = new KvReader(kv, limits, known);
     this.#writer = new KvWriter(kv, limits, known);
@@ -187,10 +214,10 @@ class DenoKvStore implements Store {
       : mutations.map((m) => (m.value === undefined ? null : versionstamp));
   }
 
-  // deno-lint-ignore require-await -- async so that a closed store rejects rather than throws
   async publish(channel: string, message: unknown): Promise<void> {
     this.#open();
     this.#bus.publish(channel, message);
+    await this.#relay?.publish(channel, encodeValue(message));
   }
 
   // deno-lint-ignore require-await -- async so that a closed store rejects rather than throws
@@ -200,13 +227,17 @@ class DenoKvStore implements Store {
     return () => Promise.resolve(off());
   }
 
-  // deno-lint-ignore require-await -- the interface returns a promise; Deno KV closes synchronously
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#kv.close();
     const shared = buses.get(this.#id);
-    if (shared !== undefined && --shared.refs === 0) buses.delete(this.#id);
+    if (shared !== undefined && --shared.refs === 0) {
+      buses.delete(this.#id);
+      await shared.relay?.close();
+    } else {
+      shared?.relay?.drop(this.#kv);
+    }
+    this.#kv.close();
   }
 
   #open(): void {

@@ -1,7 +1,8 @@
 /**
- * `storeFromUrl()`: picks and opens the adapter a `STORE__URL` value names.
- * Adapters load on demand, so a deployment on memory or Deno KV never loads
- * the Redis or Postgres clients.
+ * `storeFromUrl()`: picks and opens the adapter a `STORE__URL` value names,
+ * from a table of schemes. Adapters load on demand, so a deployment on memory
+ * or Deno KV never loads the Redis or Postgres clients. A store of one's own
+ * joins the table with `registerStoreScheme()`.
  *
  * @module
  */
@@ -22,10 +23,82 @@ import type { Store } from "./store.ts";
 export const PLATFORM_KV = "denokv://default";
 
 /**
+ * Opens the store a `STORE__URL` names; `url` is the whole value, scheme included.
+ *
+ * @example
+ * ```ts
+ * import { memoryStore } from "./memory.ts";
+ * const open: StoreOpener = () => Promise.resolve(memoryStore());
+ * ```
+ */
+export type StoreOpener = (url: string) => Promise<Store>;
+
+const denoKv = async (path: string): Promise<Store> => {
+  const { denoKvStore } = await import("./denokv.ts");
+  // On Node, Deno KV comes from @deno/kv, imported when the store opens.
+  return await needs("@deno/kv", "denokv", () => denoKvStore(path || undefined));
+};
+
+const redis: StoreOpener = async (url) => {
+  const { redisStore } = await needs("redis", "redis", () => import("./redis.ts"));
+  return await redisStore(url);
+};
+
+const postgres: StoreOpener = async (url) => {
+  const { postgresStore } = await needs("postgres", "postgres", () => import("./postgres.ts"));
+  return await postgresStore(url);
+};
+
+/** The built-in schemes. A new adapter is its file plus one line here. */
+const BUILT_IN = {
+  memory: async () => (await import("./memory.ts")).memoryStore(),
+  redis,
+  rediss: redis,
+  postgres,
+  postgresql: postgres,
+  denokv: async (url) => {
+    if (url.toLowerCase() === PLATFORM_KV) {
+      return await (await import("./denokv.ts")).denoKvStore(null);
+    }
+    return await denoKv(url.slice("denokv:".length));
+  },
+  file: (url) => denoKv(fileURLToPath(url)),
+} satisfies Record<string, StoreOpener>;
+
+const schemes = new Map<string, StoreOpener>(Object.entries(BUILT_IN));
+
+/**
+ * Adds a scheme to the table `storeFromUrl()` reads, so `STORE__URL=<scheme>:…` opens a store
+ * of one's own. The store declares its own capabilities (`shared`, `durable`); the scheme only
+ * names it. Refuses a scheme already in the table.
+ *
+ * @example
+ * ```ts
+ * import { memoryStore } from "./memory.ts";
+ * registerStoreScheme("scratch", () => Promise.resolve(memoryStore()));
+ * const store = await storeFromUrl("scratch:");
+ * ```
+ */
+export function registerStoreScheme(scheme: string, open: StoreOpener): void {
+  const name = scheme.replace(/:$/, "").toLowerCase();
+  if (!/^[a-z][a-z0-9+.-]+$/.test(name)) {
+    throw new TypeError(
+      `Store scheme "${scheme}" is not a URL scheme; use letters, digits, "+", "-" or ".", ` +
+        "starting with a letter and at least two characters long.",
+    );
+  }
+  if (schemes.has(name)) {
+    throw new Error(`Store scheme "${name}:" is already registered; pick another name.`);
+  }
+  schemes.set(name, open);
+}
+
+/**
  * Opens the store `url` names: `memory:`, `redis://` / `rediss://`,
  * `postgres://` / `postgresql://`, `denokv:<path>`, `denokv://default`
- * (Deno's own KV), `file:` URLs and plain file paths (Deno KV); empty means
- * Deno KV at `.tether/store.db`.
+ * (Deno's own KV), `file:` URLs and plain file paths (Deno KV), and every
+ * scheme added with `registerStoreScheme()`; empty means Deno KV at
+ * `.tether/store.db`.
  *
  * @example
  * ```ts
@@ -39,45 +112,13 @@ export async function storeFromUrl(url: string | undefined): Promise<Store> {
   const value = (url ?? "").trim();
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
   // "C:\data\kv.db" is a Windows path, not a scheme.
-  if (scheme === undefined || /^[a-z]:[\\/]/i.test(value)) {
-    return await denoKv(value);
-  }
-  switch (scheme) {
-    case "memory": {
-      const { memoryStore } = await import("./memory.ts");
-      return memoryStore();
-    }
-    case "redis":
-    case "rediss": {
-      const { redisStore } = await needs("redis", scheme, () => import("./redis.ts"));
-      return await redisStore(value);
-    }
-    case "postgres":
-    case "postgresql": {
-      const { postgresStore } = await needs("postgres", scheme, () => import("./postgres.ts"));
-      return await postgresStore(value);
-    }
-    case "denokv": {
-      if (value.toLowerCase() === PLATFORM_KV) {
-        const { denoKvStore } = await import("./denokv.ts");
-        return await denoKvStore(null);
-      }
-      return await denoKv(value.slice("denokv:".length));
-    }
-    case "file":
-      return await denoKv(fileURLToPath(value));
-  }
+  if (scheme === undefined || /^[a-z]:[\\/]/i.test(value)) return await denoKv(value);
+  const open = schemes.get(scheme);
+  if (open) return await open(value);
   throw new Error(
-    `STORE__URL "${redact(value)}" has an unknown scheme "${scheme}:"; ` +
-      "use memory:, redis://, rediss://, postgres://, postgresql://, denokv:<path>, " +
-      "denokv://default or a file path.",
+    `STORE__URL "${redact(value)}" has an unknown scheme "${scheme}:"; use ` +
+      [...schemes.keys()].map((s) => `${s}:`).join(", ") + " or a file path.",
   );
-}
-
-async function denoKv(path: string): Promise<Store> {
-  const { denoKvStore } = await import("./denokv.ts");
-  // On Node, Deno KV comes from @deno/kv, imported when the store opens.
-  return await needs("@deno/kv", "denokv", () => denoKvStore(path || undefined));
 }
 
 /**

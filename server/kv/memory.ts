@@ -51,6 +51,7 @@ interface Expiring {
 
 class MemoryStore implements Store {
   readonly name = "memory";
+  readonly capabilities = { shared: false, durable: false } as const;
   #root: TreeNode = node();
   #counter = 0;
   #closed = false;

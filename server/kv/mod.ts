@@ -5,11 +5,12 @@
  * | `STORE__URL` | adapter | notes |
  * |---|---|---|
  * | `memory:` | `memoryStore()` | this process only; lost on restart |
- * | empty, `denokv:<path>`, a file path | `denoKvStore()` | one process per file; default `.tether/store.db` |
+ * | empty, `denokv:<path>`, a file path, `denokv://default` | `denoKvStore()` | several processes or isolates per file; default `.tether/store.db` |
  * | `redis://`, `rediss://` | `redisStore()` | several processes; Lua scripts decide commits |
  * | `postgres://`, `postgresql://` | `postgresStore()` | several processes; creates its table on start |
  *
- * Every adapter passes the contract in `store.case.ts`.
+ * Every adapter passes the contract in `store.case.ts` and declares its
+ * `capabilities`; `registerStoreScheme()` adds a scheme of one's own.
  *
  * @example
  * ```ts
@@ -31,10 +32,11 @@ export type {
   Mutation,
   SetOptions,
   Store,
+  StoreCapabilities,
 } from "./store.ts";
 export { memoryStore } from "./memory.ts";
 export { DEFAULT_DENOKV_PATH, denoKvStore } from "./denokv.ts";
 export { redisStore, type RedisStoreOptions } from "./redis.ts";
 export { postgresStore, type PostgresStoreOptions } from "./postgres.ts";
-export { storeFromUrl } from "./from_url.ts";
+export { registerStoreScheme, storeFromUrl, type StoreOpener } from "./from_url.ts";
 export { acquireLease, type Lease, type LeaseRecord, releaseLease, renewLease } from "./lease.ts";

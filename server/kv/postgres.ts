@@ -96,6 +96,7 @@ interface Row {
 
 class PostgresStore implements Store {
   readonly name = "postgres";
+  readonly capabilities = { shared: true, durable: true } as const;
   #sql: Sql;
   #t: Tables;
   #closed = false;

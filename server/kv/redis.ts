@@ -79,6 +79,7 @@ export async function redisStore(url: string, options: RedisStoreOptions = {}): 
 
 class RedisStore implements Store {
   readonly name = "redis";
+  readonly capabilities = { shared: true, durable: true } as const;
   #client: Client;
   #subscriber: Promise<Client> | undefined;
   #ns: string;

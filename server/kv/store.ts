@@ -60,6 +60,27 @@ export interface ListOptions {
   after?: string;
 }
 
+/**
+ * What a store can do, declared by the adapter itself (nothing reads a store's name to guess
+ * it). The engine decides from these alone whether it needs leases, cross-process events and
+ * per-process caches.
+ *
+ * @example
+ * ```ts
+ * const capabilities: StoreCapabilities = { shared: true, durable: true };
+ * ```
+ */
+export interface StoreCapabilities {
+  /**
+   * Several processes (or Deno isolates) may open this store at once and must agree: turns take
+   * a lease per session, events and cancel requests travel through `publish()`, and nothing
+   * read from the store is cached in one process.
+   */
+  readonly shared: boolean;
+  /** What is written outlives the process (event numbers are then reserved before use). */
+  readonly durable: boolean;
+}
+
 /** A message published on a channel. Delivery is at most once, to every subscriber of every process sharing the store. */
 export type Listener = (message: unknown) => void;
 
@@ -80,8 +101,10 @@ export type Listener = (message: unknown) => void;
  * ```
  */
 export interface Store {
-  /** Short adapter name shown on /health: "memory", "denokv", "redis", "postgres". */
+  /** Short adapter name shown on /health and in logs ("memory", "denokv"…); never read to decide anything. */
   readonly name: string;
+  /** What the store can do (see {@linkcode StoreCapabilities}). */
+  readonly capabilities: StoreCapabilities;
   /** Reads one key; null when absent or expired. */
   get<T = unknown>(key: Key): Promise<Entry<T> | null>;
   /** Reads several keys at once, in the order given. */

@@ -53,7 +53,14 @@ export class PolicyFileError extends Error {
   override name = "PolicyFileError";
 }
 
-/** Throws a `PolicyFileError` for a field. */
+/**
+ * Throws a `PolicyFileError` for a field.
+ *
+ * @example
+ * ```ts
+ * if (typeof p.name !== "string") fail(`${at}.name`, "must be a string.");
+ * ```
+ */
 export function fail(field: string, what: string): never {
   throw new PolicyFileError(`${field} ${what}`);
 }
@@ -85,13 +92,27 @@ export function strings(value: unknown, field: string, absolute = false): string
   return value as string[];
 }
 
-/** Refuses a key the config does not know, naming it and the keys it does. */
+/**
+ * Refuses a key the config does not know, naming it and the keys it does.
+ *
+ * @example
+ * ```ts
+ * knownKeys(rule, ["type", "name", "approval_timeout_seconds"], "policies[0]");
+ * ```
+ */
 export function knownKeys(value: Record<string, unknown>, allowed: string[], field: string): void {
   const extra = Object.keys(value).find((k) => !allowed.includes(k));
   if (extra) fail(`${field}.${extra}`, `is not a known field; use one of ${allowed.join(", ")}.`);
 }
 
-/** Checks `approval_timeout_seconds`, which every type may carry: a positive whole number. */
+/**
+ * Checks `approval_timeout_seconds`, which every type may carry: a positive whole number.
+ *
+ * @example
+ * ```ts
+ * approvalTimeout(rule, "policies[0]"); // throws on 0, -1 or 1.5
+ * ```
+ */
 export function approvalTimeout(value: Record<string, unknown>, field: string): void {
   const timeout = value.approval_timeout_seconds;
   if (timeout !== undefined && !(Number.isInteger(timeout) && (timeout as number) > 0)) {

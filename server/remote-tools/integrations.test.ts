@@ -12,12 +12,13 @@ const input = (workspace_id: string) => ({
   allowed_tools: [],
 });
 
-/** A store that counts its `list()` calls, reporting itself under `name`. */
-function counted(name: string): { store: Store; lists: () => number } {
+/** A store that counts its `list()` calls, declaring itself shared or not. */
+function counted(shared: boolean): { store: Store; lists: () => number } {
   const inner = memoryStore();
   let lists = 0;
   const store: Store = {
-    name,
+    name: "counted",
+    capabilities: { shared, durable: true },
     get: (key) => inner.get(key),
     getMany: (keys) => inner.getMany(keys),
     set: (key, value, options) => inner.set(key, value, options),
@@ -33,7 +34,7 @@ function counted(name: string): { store: Store; lists: () => number } {
 }
 
 test("a single-process store answers a repeated list from memory", async () => {
-  const { store, lists } = counted("denokv");
+  const { store, lists } = counted(false);
   const integrations = new Integrations(store);
   await integrations.add(input("w1"));
   assert.equal((await integrations.list("w1")).length, 1);
@@ -42,7 +43,7 @@ test("a single-process store answers a repeated list from memory", async () => {
 });
 
 test("a shared store is listed on every call, since another process may change it", async () => {
-  const { store, lists } = counted("redis");
+  const { store, lists } = counted(true);
   const integrations = new Integrations(store);
   await integrations.list("w1");
   await integrations.list("w1");

@@ -19,9 +19,17 @@ import { TetherError } from "../http/errors.ts";
 /** The store channel for requests between processes (cancel). */
 export const CONTROL_CHANNEL = "tether:control";
 
-/** Whether a store is shared by several processes (so leases and event fan-out are needed). */
+/**
+ * Whether a store is shared by several processes (so leases and event fan-out are needed), as
+ * the store itself declares it.
+ *
+ * @example
+ * ```ts
+ * isShared(memoryStore()); // false
+ * ```
+ */
 export function isShared(store: Store): boolean {
-  return store.name === "redis" || store.name === "postgres";
+  return store.capabilities.shared;
 }
 
 const leaseKey = (id: string) => ["lease", id];

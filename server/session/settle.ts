@@ -52,7 +52,14 @@ export function settleOpenCalls(
   return changed;
 }
 
-/** Whether the pending action still waits for an unanswered call of `message`. */
+/**
+ * Whether the pending action still waits for an unanswered call of `message`.
+ *
+ * @example
+ * ```ts
+ * if (!pendingIsLive(record, last)) record.pending_action = null;
+ * ```
+ */
 export function pendingIsLive(
   record: SessionRecord,
   message: AssistantMessage | undefined,

@@ -15,6 +15,8 @@ export interface ScriptedStep {
   error?: Error;
   /** Wait this many ms before finishing (to test cancellation and steering). */
   delayMs?: number;
+  /** Wait for this before finishing, after `delayMs` (a test opens it when it is ready). */
+  until?: Promise<unknown>;
 }
 
 /** A script: a list consumed in order (the last step repeats), or a function of the call. */
@@ -29,7 +31,14 @@ const usage = {
   outputTokens: { total: 5, text: 5, reasoning: 0 },
 };
 
-/** The stream parts of one scripted step. */
+/**
+ * The stream parts of one scripted step.
+ *
+ * @example
+ * ```ts
+ * const parts = stepParts({ text: "Hello." }); // text-start, text-delta…, finish
+ * ```
+ */
 export function stepParts(step: ScriptedStep): LanguageModelV3StreamPart[] {
   const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
   if (step.reasoning) {
@@ -90,15 +99,19 @@ export function scriptedModel(
       const step = next(options);
       if (step.error) throw step.error;
       let stream = convertArrayToReadableStream(stepParts(step));
-      if (step.delayMs) {
-        const delay = step.delayMs;
+      if (step.delayMs || step.until) {
+        const delay = step.delayMs ?? 0;
+        const gate = step.until;
         const signal = options.abortSignal;
         stream = stream.pipeThrough(
           new TransformStream({
             async transform(part, controller) {
               if (part.type === "finish") {
                 await new Promise<void>((resolve, reject) => {
-                  const t = setTimeout(resolve, delay);
+                  const t = setTimeout(
+                    () => (gate ?? Promise.resolve()).then(() => resolve()),
+                    delay,
+                  );
                   signal?.addEventListener("abort", () => {
                     clearTimeout(t);
                     reject(Object.assign(new Error("aborted"), { name: "AbortError" }));

@@ -11,11 +11,18 @@ const lookup: BackendTool = {
   execute: () => "found",
 };
 
-/** Step 0 calls a backend tool slowly (the window to steer in); step 1 answers. */
-const twoSteps = () =>
+/** A promise the test resolves when it is ready: the window to steer in, however loaded the machine. */
+function gate(): { until: Promise<void>; open(): void } {
+  let open!: () => void;
+  const until = new Promise<void>((resolve) => (open = resolve));
+  return { until, open };
+}
+
+/** Step 0 calls a backend tool and finishes only once `steered` opens; step 1 answers. */
+const twoSteps = (steered: Promise<void>) =>
   scriptedModel((_o, i) =>
     i % 2 === 0
-      ? { calls: [{ name: "lookup", args: {} }], delayMs: 300 }
+      ? { calls: [{ name: "lookup", args: {} }], until: steered }
       : { text: "Adjusted answer." }
   );
 
@@ -25,10 +32,12 @@ const userTexts = (prompt: { role: string; content: unknown }[]) =>
 const SSE = { "content-type": "application/json", accept: "text/event-stream" };
 const done = (e: SseEvent) => e.event === "assistant:status" && e.data.status === "completed";
 
-test("steering over Socket.IO reaches the live turn at its next model step and cancels nothing", async () => {
-  const model = twoSteps();
+test("steering over Socket.IO reaches the live turn at its next model step and cancels nothing", async (t) => {
+  const steered = gate();
+  const model = twoSteps(steered.until);
   const rt = await runtime({ model, backendTools: [lookup] });
   const a = await client(rt.url);
+  t.after(() => (steered.open(), a.close(), rt.close()));
   const turn = a.ask("assistant_message", { id: mid(), session_id: "st1", content: "find it" });
   await a.until((e) => e.event === "assistant:status");
   const steer = await a.ask("assistant_message", {
@@ -38,6 +47,7 @@ test("steering over Socket.IO reaches the live turn at its next model step and c
     message_type: "steering",
   });
   assert.deepEqual(steer, { ok: true, session_id: "st1", steering: "delivered" });
+  steered.open();
   const result = await turn;
   assert.equal(result.content, "Adjusted answer.");
   assert.equal(result.error_type, undefined);
@@ -48,16 +58,16 @@ test("steering over Socket.IO reaches the live turn at its next model step and c
     2,
     "one turn: started and completed",
   );
-  a.close();
-  await rt.close();
 });
 
-test("steering that arrives during the turn's last model step still reaches the model", async () => {
-  const model = scriptedModel([{ text: "First thoughts.", delayMs: 300 }, {
+test("steering that arrives during the turn's last model step still reaches the model", async (t) => {
+  const steered = gate();
+  const model = scriptedModel([{ text: "First thoughts.", until: steered.until }, {
     text: "Also covered.",
   }]);
   const rt = await runtime({ model });
   const a = await client(rt.url);
+  t.after(() => (steered.open(), a.close(), rt.close()));
   const turn = a.ask("assistant_message", { id: mid(), session_id: "st5", content: "go" });
   await a.until((e) => e.event === "assistant:text_delta");
   assert.equal(
@@ -69,18 +79,18 @@ test("steering that arrives during the turn's last model step still reaches the 
     })).steering,
     "delivered",
   );
+  steered.open();
   const result = await turn;
   assert.equal(model.prompts.length, 2);
   assert.match(userTexts(model.prompts[1].prompt as never).at(-1)!, /cover X too/);
   assert.match(result.content, /Also covered\./);
-  a.close();
-  await rt.close();
 });
 
-test("steering on an idle session is promoted to its own turn", async () => {
+test("steering on an idle session is promoted to its own turn", async (t) => {
   const model = scriptedModel([{ text: "Promoted." }]);
   const rt = await runtime({ model });
   const a = await client(rt.url);
+  t.after(() => (a.close(), rt.close()));
   const answer = await a.ask("assistant_message", {
     id: mid(),
     session_id: "st2",
@@ -97,13 +107,13 @@ test("steering on an idle session is promoted to its own turn", async () => {
     "steering",
     "a promoted steering message is stored as steering",
   );
-  a.close();
-  await rt.close();
 });
 
-test("steering over SSE joins the live turn's stream; on an idle session it streams its own turn", async () => {
-  const model = twoSteps();
+test("steering over SSE joins the live turn's stream; on an idle session it streams its own turn", async (t) => {
+  const steered = gate();
+  const model = twoSteps(steered.until);
   const rt = await runtime({ model, backendTools: [lookup] });
+  t.after(() => (steered.open(), rt.close()));
   const post = (body: Record<string, unknown>) =>
     fetch(`${rt.url}/api/chat`, { method: "POST", headers: SSE, body: JSON.stringify(body) });
   const first = await post({ id: mid(), session_id: "st3", content: "find it" });
@@ -116,7 +126,9 @@ test("steering over SSE joins the live turn's stream; on an idle session it stre
     message_type: "steering",
   });
   assert.equal(steer.status, 200);
-  const tail = await readSse(steer, done);
+  const tailing = readSse(steer, done);
+  steered.open();
+  const tail = await tailing;
   const whole = await reading;
   assert.deepEqual(
     tail,
@@ -136,12 +148,12 @@ test("steering over SSE joins the live turn's stream; on an idle session it stre
   );
   assert.equal(promoted[0].data.status, "started");
   assert.ok(promoted.some((e) => e.event === "assistant:final_response"));
-  await rt.close();
 });
 
-test("steering is refused for host_tools decisions, for continuations and over non-streaming HTTP", async () => {
+test("steering is refused for host_tools decisions, for continuations and over non-streaming HTTP", async (t) => {
   const rt = await runtime();
   const a = await client(rt.url);
+  t.after(() => (a.close(), rt.close()));
   const silent = await a.ask("assistant_message", {
     id: mid(),
     session_id: "st4",
@@ -169,6 +181,4 @@ test("steering is refused for host_tools decisions, for continuations and over n
   assert.equal(plain.status, 422);
   assert.match((await plain.json()).error.message, /streaming transport/);
   assert.equal(await rt.engine.repo.record("st4"), null, "nothing stored");
-  a.close();
-  await rt.close();
 });

@@ -98,7 +98,14 @@ function splitDataUri(uri: string): { mediaType: string; data: string } {
   };
 }
 
-/** The content parts of reference attachments, labelled, in order. */
+/**
+ * The content parts of reference attachments, labelled, in order.
+ *
+ * @example
+ * ```ts
+ * const content = [{ type: "text", text: "see attached" }, ...attachmentParts(body.attachments ?? [])];
+ * ```
+ */
 export function attachmentParts(attachments: Attachment[]): Exclude<UserContent, string> {
   const parts: Exclude<UserContent, string> = [];
   for (const a of attachments) {

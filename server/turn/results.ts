@@ -94,7 +94,14 @@ export function stepAnswers(assistant: AssistantMessage, call: CallRecord): Mode
   return toolMessage(assistant.calls.filter((c) => c.step === call.step));
 }
 
-/** Short text for an error thrown by a tool or a provider. */
+/**
+ * Short text for an error thrown by a tool or a provider.
+ *
+ * @example
+ * ```ts
+ * errorText(new Error("tool timed out")); // "tool timed out"
+ * ```
+ */
 export function errorText(error: unknown): string {
   return clip(error instanceof Error ? error.message : String(error));
 }

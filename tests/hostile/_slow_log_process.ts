@@ -19,6 +19,7 @@ const delay = Number(env.TEST_LOG_DELAY_MS ?? 500);
 const inner = await denoKvStore(env.STORE__URL);
 const store: Store = {
   name: inner.name,
+  capabilities: inner.capabilities,
   get: (key) => inner.get(key),
   getMany: (keys) => inner.getMany(keys),
   set: (key, value, options) => inner.set(key, value, options),

@@ -30,6 +30,8 @@ export interface Received {
   event: string;
   payload: Record<string, Loose>;
   id?: string;
+  /** When it arrived (epoch milliseconds). */
+  at?: number;
 }
 
 /**
@@ -71,10 +73,11 @@ export async function request(
   method = "GET",
   body?: unknown,
   timeoutMs = 20_000,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; body: Loose }> {
   const res = await fetch(url, {
     method,
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(timeoutMs),
   });
@@ -98,7 +101,7 @@ function recorder(
   return {
     events,
     close,
-    push: (e) => (events.push(e), wake()),
+    push: (e) => (events.push({ ...e, at: Date.now() }), wake()),
     fail: (error) => (failure = error, wake()),
     until: (match, timeoutMs = 15_000) =>
       new Promise((resolve, reject) => {
@@ -142,12 +145,16 @@ const names = (events: Received[]) =>
  * await stream.until(completed);
  * ```
  */
-export async function sse(url: string, body?: unknown): Promise<Recorder> {
+export async function sse(
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Recorder> {
   const abort = new AbortController();
   const rec = recorder(() => abort.abort());
   const res = await fetch(url, {
     method: body === undefined ? "GET" : "POST",
-    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    headers: { "content-type": "application/json", accept: "text/event-stream", ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.any([abort.signal, AbortSignal.timeout(60_000)]),
   });

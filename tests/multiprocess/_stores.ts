@@ -16,6 +16,10 @@ import { dropTables } from "../../server/kv/_postgres_sql.ts";
 import { postgresStore } from "../../server/kv/postgres.ts";
 import { redisStore } from "../../server/kv/redis.ts";
 import type { Store } from "../../server/kv/store.ts";
+import { registerRelayStore } from "../../server/testing/relay_store.ts";
+
+// The test-only store of `server/testing/relay_store.ts`, opened by `relay:<inner url>`.
+registerRelayStore();
 
 /**
  * A server-backed store several processes can share.

@@ -1,10 +1,15 @@
 /**
- * Two runtime processes on loopback sharing one store (Redis, Postgres):
+ * Two runtime processes on loopback sharing one store (Redis, Postgres, one
+ * Deno KV file through `@deno/kv`, and the test-only `relay:` store
+ * registered by scheme, which declares itself shared):
  * continuations cross processes exactly once, events of a turn reach clients
  * attached to the other process, and a killed process's session is taken
  * over once its lease expires. Node only: it spawns Node processes.
  */
 import { after, before, describe, test } from "node:test";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import assert from "node:assert/strict";
 import { requireService } from "../../server/kv/store.case.ts";
 import { ISSUE_CONTEXT } from "../../server/testing/harness.ts";
@@ -301,3 +306,16 @@ for (const shared of sharedStores()) {
     describe(`several runtime processes on ${shared.kind}`, () => sharedSuite(shared.kind, url));
   }
 }
+
+// Stores that need no service: one Deno KV file opened by both processes, and the same file
+// behind the test-only `relay:` store, which the runtime knows only by what it declares.
+const dir = await mkdtemp(join(tmpdir(), "tether-mp-kv-"));
+after(() => rm(dir, { recursive: true, force: true }));
+describe(
+  "several runtime processes on one Deno KV file",
+  () => sharedSuite("denokv", `denokv:${join(dir, "shared.db")}`),
+);
+describe(
+  "several runtime processes on a store registered by scheme (relay:)",
+  () => sharedSuite("relay", `relay:denokv:${join(dir, "relay.db")}`),
+);
