@@ -134,7 +134,7 @@ test("a hub taking a session over hands its listeners the other process's logged
     await runner.publish("s1", "assistant:status", { type: "agent_status", status: "started" });
     while (seen.length < 1) await new Promise((r) => setTimeout(r, 10));
     // Two more events: logged at once, on the channel only 150 ms later.
-    await runner.publish("s1", "assistant:text_delta", { type: "text_delta", text: "a" });
+    await runner.publish("s1", "assistant:text_delta", { type: "text_delta", content: "a" });
     await runner.publish("s1", "assistant:status", { type: "agent_status", status: "completed" });
     await runner.flush("s1");
     await runner.release("s1");
