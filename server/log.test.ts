@@ -4,6 +4,7 @@ import {
   createLogger,
   formatLogLine,
   redact,
+  redactValue,
   registerSecret,
   SECRET_FRAGMENT,
 } from "./log.ts";
@@ -83,4 +84,14 @@ test("a piece of a registered secret is redacted too: a provider's parse error q
     "a run of [redacted] twice [redacted]",
   );
   assert.equal(SECRET_FRAGMENT, 8);
+});
+
+test("redactValue redacts every string of a JSON value, keys too, and keeps a clean value as it is", () => {
+  registerSecret("bearer-echo-0a1b2c3d4e5f");
+  const clean = { a: [1, "two", { three: null }] };
+  assert.equal(redactValue(clean), clean);
+  assert.deepEqual(
+    redactValue({ output: { auth: "Bearer bearer-echo-0a1b2c3d4e5f", ["bearer-echo-0a1b"]: 1 } }),
+    { output: { auth: "Bearer [redacted]", "[redacted]": 1 } },
+  );
 });

@@ -1,12 +1,14 @@
 /**
  * The runtime's side of the wire to one tool server: the four endpoints,
  * with the bearer secret, the execution scope, a timeout, no redirects, and
- * bounded bodies. Every failure becomes a `RemoteFailure` that keeps the
+ * bounded bodies, and every registered secret redacted from what it answers
+ * (before the model, the events or the store see it). Every failure becomes a `RemoteFailure` that keeps the
  * status and the server's own `error` text for the log (never for the user).
  *
  * @module
  */
 import type { Integration } from "./integrations.ts";
+import { redactValue } from "../log.ts";
 import { BOUNDS, plainText, ShapeError } from "./shapes.ts";
 
 /** Who a call acts for (the contract's execution scope). */
@@ -140,7 +142,8 @@ export async function callServer(
     if (body === undefined) {
       throw new RemoteFailure("shape", `${method} ${endpoint} answered something other than JSON`);
     }
-    return body;
+    // A server that echoes its secret (or any registered one) gets it into no answer, event or store.
+    return redactValue(body);
   } catch (error) {
     if (error instanceof RemoteFailure) throw error;
     if (signal?.aborted) throw error;

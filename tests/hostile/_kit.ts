@@ -36,9 +36,12 @@ export interface Target extends TestRuntime {
  * const target = await startTarget({ LIMITS__BODY_TIMEOUT_MS: "1000" });
  * ```
  */
-export async function startTarget(env: Record<string, string> = {}): Promise<Target> {
+export async function startTarget(
+  env: Record<string, string> = {},
+  options: Omit<Parameters<typeof runtime>[0] & object, "env" | "warn"> = {},
+): Promise<Target> {
   const logs: string[] = [];
-  const rt = await runtime({ env, warn: (line) => logs.push(line) });
+  const rt = await runtime({ ...options, env, warn: (line) => logs.push(line) });
   return Object.assign(rt, { logs });
 }
 
