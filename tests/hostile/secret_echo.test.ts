@@ -1,4 +1,3 @@
-// deno-lint-ignore-file no-explicit-any -- wire payloads are read field by field
 /**
  * Issue 25, finding 11: a tool server that echoes its bearer secret (in a
  * tool's output, its context and a preview). Logs were redacted, but the
