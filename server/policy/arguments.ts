@@ -53,21 +53,27 @@ export function compileToolRules(config: ToolConfig): ToolRules {
 
 const clip = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
 
-/** The simple command's text: words with whitespace collapsed, joined by one space. */
-function flatten(words: string[]): { text: string } {
+/** The simple command's text, and the start of every word in it (for tails). */
+function flatten(words: string[]): { text: string; starts: number[]; parts: string[] } {
   const parts = words.map((w) => w.replace(/\s+/g, " ").trim()).filter(Boolean);
-  return { text: parts.join(" ") };
+  const starts: number[] = [];
+  let at = 0;
+  for (const p of parts) {
+    starts.push(at);
+    at += p.length + 1;
+  }
+  return { text: parts.join(" "), starts, parts };
 }
 
 /**
  * The patches a command hands to `apply_patch` (Codex's form, `bash -lc "apply_patch <<'EOF' ..."`,
  * or `apply_patch '<patch>'`): its here-document or here-string, else its first operand.
  */
-function commandPatches(args: Record<string, unknown>): string[] | string {
+function commandPatches(tool: string, args: Record<string, unknown>): string[] | string {
   const patches: string[] = [];
   for (const field of ["command", "cmd"]) {
     if (args[field] === undefined) continue;
-    const reading = read("", args[field], field);
+    const reading = read(tool, args[field], field);
     if (typeof reading === "string") return reading;
     reading.commands.forEach((words, i) => {
       const at = commandStart(words);
@@ -81,6 +87,20 @@ function commandPatches(args: Record<string, unknown>): string[] | string {
 
 /** Reads a `command`/`cmd` value; a refusal string when it is not a string or argv, or cannot be read. */
 function read(tool: string, value: unknown, field: string): ShellReading | string {
+  // The command rules and the path rules of one call read the same value: read it once.
+  if (value === last.value && field === last.field && tool === last.tool) return last.reading;
+  const reading = readUncached(tool, value, field);
+  Object.assign(last, { value, field, tool, reading });
+  return reading;
+}
+const last: { value: unknown; field: string; tool: string; reading: ShellReading | string } = {
+  value: undefined,
+  field: "",
+  tool: "",
+  reading: "",
+};
+
+function readUncached(tool: string, value: unknown, field: string): ShellReading | string {
   const argv = Array.isArray(value);
   if (!(typeof value === "string" || (argv && value.every((w) => typeof w === "string")))) {
     return `${tool}: ${field} must be a string or a list of strings.`;
@@ -99,17 +119,17 @@ function read(tool: string, value: unknown, field: string): ShellReading | strin
  * tried with a word added too: xargs appends the words it reads, which are not in the text.
  */
 function tails(words: string[]): string[] {
+  const { text, starts, parts } = flatten(words);
   const out: string[] = [];
-  const appended = words.some((w) => commandName(w) === "xargs") ? [[], ["…"]] : [[]];
-  for (let s = 0; s < words.length; s++) {
-    const tail = words.slice(s);
-    const name = commandName(tail[0]);
-    for (const more of appended) {
-      out.push(flatten([...tail, ...more]).text);
-      if (name !== tail[0] && name) out.push(flatten([name, ...tail.slice(1), ...more]).text);
-    }
-  }
-  return out;
+  starts.forEach((start, i) => {
+    const tail = start ? text.slice(start) : text;
+    out.push(tail);
+    const slash = parts[i].lastIndexOf("/");
+    if (slash >= 0 && slash < parts[i].length - 1) out.push(tail.slice(slash + 1));
+  });
+  return parts.some((p) => commandName(p) === "xargs")
+    ? [...out, ...out.map((t) => `${t} …`)]
+    : out;
 }
 
 function checkCommand(rules: ToolRules, tool: string, value: unknown, field: string) {
@@ -124,8 +144,9 @@ function checkCommand(rules: ToolRules, tool: string, value: unknown, field: str
   }
   for (const words of reading.commands) {
     const { text } = flatten(words);
+    const tried = rules.blocked.length ? tails(words) : [];
     for (const glob of rules.blocked) {
-      if (tails(words).some((tail) => globMatch(glob, tail))) {
+      if (tried.some((tail) => globMatch(glob, tail))) {
         return `${tool}: the command '${clip(text)}' matches the blocked pattern '${glob.source}'.`;
       }
     }
@@ -138,8 +159,8 @@ function checkCommand(rules: ToolRules, tool: string, value: unknown, field: str
 
 function checkPaths(rules: ToolRules, tool: string, input: Record<string, unknown>, cwd: unknown) {
   let paths: string[];
-  const patches = commandPatches(input);
-  if (typeof patches === "string") return `${tool}${patches}`;
+  const patches = commandPatches(tool, input);
+  if (typeof patches === "string") return patches;
   try {
     paths = pathsOf(input, patches);
   } catch (error) {

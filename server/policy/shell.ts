@@ -198,15 +198,7 @@ function split(text: string, out: ShellReading, depth: number): void {
   if (text.length > MAX_COMMAND_CHARS) {
     throw new ShellParseError(`The command is longer than ${MAX_COMMAND_CHARS} characters.`);
   }
-  const frame = (close: Frame["close"]): Frame => ({
-    close,
-    words: [],
-    word: "",
-    inWord: false,
-    feed: {},
-    hereString: false,
-  });
-  const stack: Frame[] = [frame("")];
+  const stack: Frame[] = [newFrame("")];
   let top = stack[0];
   // Commands are recorded once the text is read: a here-document's body comes after its command.
   const found: { words: string[]; feed: Feed }[] = [];
@@ -228,26 +220,8 @@ function split(text: string, out: ShellReading, depth: number): void {
   };
   const open = (close: ")" | "`") => {
     if (stack.length > MAX_DEPTH) throw new ShellParseError("The command nests too deeply.");
-    top = frame(close);
+    top = newFrame(close);
     stack.push(top);
-  };
-  /** Reads the bodies of the pending here-documents from `from`; returns the index after them. */
-  const bodies = (from: number): number => {
-    let at = from;
-    for (const doc of pending.splice(0)) {
-      const lines: string[] = [];
-      while (at < text.length) {
-        const end = text.indexOf("\n", at) < 0 ? text.length : text.indexOf("\n", at);
-        const line = text.slice(at, end);
-        at = end + 1;
-        if ((doc.strip ? line.replace(/^\t+/, "") : line) === doc.delimiter) break;
-        lines.push(doc.strip ? line.replace(/^\t+/, "") : line);
-      }
-      const body = lines.join("\n");
-      if (!doc.quoted && /[$`\\]/.test(body)) note(out, "a here-document that expands");
-      doc.feed.body = doc.feed.body === undefined ? body : `${doc.feed.body}\n${body}`;
-    }
-    return at;
   };
   const shut = () => {
     endCommand();
@@ -265,7 +239,7 @@ function split(text: string, out: ShellReading, depth: number): void {
       i++;
     } else if (c === "\n") {
       endCommand();
-      i = pending.length ? bodies(i + 1) : i + 1;
+      i = pending.length ? bodies(text, i + 1, pending, out) : i + 1;
     } else if (c === ";" || c === "|") {
       endCommand();
       i++;
@@ -335,8 +309,33 @@ function split(text: string, out: ShellReading, depth: number): void {
     throw new ShellParseError(`The command has an unclosed ${top.close === ")" ? "(" : "`"}.`);
   }
   endCommand();
-  if (pending.length) bodies(text.length);
+  if (pending.length) bodies(text, text.length, pending, out);
   for (const command of found) addCommand(command.words, command.feed.body, out, depth);
+}
+
+/** A frame of the reader: the text to its end, or inside `(...)` or backticks. */
+function newFrame(close: Frame["close"]): Frame {
+  return { close, words: [], word: "", inWord: false, feed: {}, hereString: false };
+}
+
+/** Reads the bodies of the pending here-documents from `from`; returns the index after them. */
+function bodies(text: string, from: number, pending: HereDoc[], out: ShellReading): number {
+  let at = from;
+  for (const doc of pending.splice(0)) {
+    const lines: string[] = [];
+    while (at < text.length) {
+      const newline = text.indexOf("\n", at);
+      const end = newline < 0 ? text.length : newline;
+      const line = doc.strip ? text.slice(at, end).replace(/^\t+/, "") : text.slice(at, end);
+      at = end + 1;
+      if (line === doc.delimiter) break;
+      lines.push(line);
+    }
+    const body = lines.join("\n");
+    if (!doc.quoted && /[$`\\]/.test(body)) note(out, "a here-document that expands");
+    doc.feed.body = doc.feed.body === undefined ? body : `${doc.feed.body}\n${body}`;
+  }
+  return at;
 }
 
 /** Reads a here-document's operator after `<<` (`-`, then its delimiter word); returns the index after it. */
