@@ -109,7 +109,7 @@ export const visible = (text: string) =>
 
 /** The call's input whole (the gate may pass it on already serialised), nothing hidden or clipped. */
 const input = (value: unknown) =>
-  visible(typeof value === "string" ? value : JSON.stringify(value ?? {}, null, 2) ?? "");
+  visible(typeof value === "string" ? value : JSON.stringify(value ?? {}) ?? "");
 
 /**
  * Mounts the inbox in `root` and keeps it fresh until `stop()`.
