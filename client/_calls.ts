@@ -134,6 +134,8 @@ export class CallRunner {
       tool_name: entry.toolName,
       arguments: entry.arguments,
       queued: [],
+      category: "host",
+      waiting_for: "host",
     };
     const { journal } = this.#link;
     await journal.put(entry);
@@ -175,6 +177,8 @@ export class CallRunner {
         tool_name: entry.toolName,
         arguments: entry.arguments,
         queued: [],
+        category: "host",
+        waiting_for: "host",
       },
       outcome,
       result,

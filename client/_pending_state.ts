@@ -9,7 +9,7 @@
 import { isDeclined } from "./_declined.ts";
 import { isUnknownOutcome } from "./_unknown_outcome.ts";
 import type { PendingToolCall, ToolCallEvent, ToolErrorEvent } from "./events.ts";
-import { waitingFor } from "./pending.ts";
+import { type PendingFields, waitingFor } from "./pending.ts";
 import type { ToolCallState } from "./state.ts";
 
 /**
@@ -27,18 +27,19 @@ export function asPending(call: ToolCallState, pending: PendingToolCall): ToolCa
     ...rest
   } = call;
   const next: ToolCallState = { ...rest, status: "pending" };
-  const waits = waitingFor(pending);
+  const f: PendingFields = pending;
+  const waits = waitingFor(f);
   if (waits !== "host") next.waitingFor = waits;
-  if (pending.category) next.category = pending.category;
-  if (pending.verb) next.verb = pending.verb;
-  if (typeof pending.preview === "string") next.preview = pending.preview;
-  if (pending.confirmations_required) {
+  if (f.category) next.category = f.category;
+  if (f.verb) next.verb = f.verb;
+  if (typeof f.preview === "string") next.preview = f.preview;
+  if (f.confirmations_required) {
     next.confirmations = {
-      required: pending.confirmations_required,
-      received: pending.confirmations_received ?? 0,
+      required: f.confirmations_required,
+      received: f.confirmations_received ?? 0,
     };
   }
-  if (pending.approval) next.approval = pending.approval;
+  if (f.approval) next.approval = f.approval;
   return next;
 }
 

@@ -31,6 +31,7 @@ export type {
   JsonSchema,
   NavigationTarget,
   PendingAction,
+  PendingState,
   PendingToolCall,
   Result,
   RunInspection,

@@ -15,6 +15,8 @@ const call: PendingToolCall = {
   call_id: "h-1",
   arguments: { title: "Dark mode" },
   queued: [],
+  category: "host",
+  waiting_for: "host",
 };
 const hostCall: StateEvent = ["assistant:tool_call", {
   type: "tool_call",

@@ -75,7 +75,7 @@ export type { IndexedDbJournalOptions } from "./indexeddb_journal.ts";
 export { screenshot } from "./screenshot.ts";
 export type { ScreenshotOptions } from "./screenshot.ts";
 export { applyEvent, initialState } from "./state.ts";
-export { pendingCall, waitingFor } from "./pending.ts";
+export { pendingCall, type PendingFields, waitingFor } from "./pending.ts";
 export type {
   AttachmentSummary,
   ChatMessage,

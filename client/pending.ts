@@ -6,7 +6,19 @@
  *
  * @module
  */
-import type { PendingAction, PendingToolCall, WaitingFor } from "./_protocol.ts";
+import type { PendingAction, PendingState, PendingToolCall, WaitingFor } from "./_protocol.ts";
+
+type Wait<W> = Omit<Extract<PendingState, { waiting_for: W }>, "waiting_for">;
+
+/**
+ * Every state field a pending call may carry, each optional: how the SDK
+ * reads a pending call from any runtime (one that predates `waiting_for`
+ * sends a remote call's fields or an approval without it). A
+ * `PendingState` is one of these as it stands.
+ */
+export type PendingFields =
+  & Partial<Wait<"confirmation"> & Wait<"approval">>
+  & { waiting_for?: WaitingFor };
 
 /**
  * Who must act on a pending call. A runtime that predates `waiting_for`
@@ -17,9 +29,7 @@ import type { PendingAction, PendingToolCall, WaitingFor } from "./_protocol.ts"
  * if (waitingFor(state.pending!) === "confirmation") showPreview(state.pending!);
  * ```
  */
-export function waitingFor(
-  call: Pick<PendingToolCall, "waiting_for" | "category" | "approval">,
-): WaitingFor {
+export function waitingFor(call: PendingFields): WaitingFor {
   if (call.waiting_for) return call.waiting_for;
   if (call.approval?.status === "pending") return "approval";
   return call.category === "remote" ? "confirmation" : "host";

@@ -9,9 +9,9 @@
  */
 import { html, nothing, type TemplateResult } from "lit";
 import { keyed } from "lit/directives/keyed.js";
-import { type Approval, type HostState, waitingFor } from "../client/mod.ts";
+import { type Approval, type HostState, type PendingFields, waitingFor } from "../client/mod.ts";
 import { argumentLine } from "./_chat_messages.ts";
-import { inWords } from "./_outcome.ts";
+import { inWords } from "./_words.ts";
 import type { ConfirmState } from "./confirm.ts";
 import type { TetherDecisionEvent } from "./events.ts";
 
@@ -48,26 +48,27 @@ export function renderPendingAction(
 ): TemplateResult | typeof nothing {
   const pending = state?.pending;
   if (!pending) return nothing;
-  const waits = waitingFor(pending);
+  const f: PendingFields = pending;
+  const waits = waitingFor(f);
   if (waits === "host") return nothing;
   const call = state.messages.flatMap((m) => m.toolCalls).find((c) => c.callId === pending.call_id);
   const summary = `${inWords(pending.tool_name)}: ${argumentLine(pending.arguments)}`;
   if (waits === "approval") {
-    const approval = pending.approval ?? call?.approval;
+    const approval = f.approval ?? call?.approval;
     return html`${
       keyed(
         pending.call_id,
         html`
           <tether-confirm held data-call=${pending.call_id} .action=${pending.tool_name}
-            .preview=${pending.preview || summary} .state=${"waiting"}
+            .preview=${f.preview || summary} .state=${"waiting"}
             .reason=${approval?.reason ?? ""} .expires=${deadline(approval)}
             theme=${theme ?? nothing}></tether-confirm>
         `,
       )
     }`;
   }
-  const required = pending.confirmations_required ?? (pending.verb === "delete" ? 2 : 1);
-  const received = pending.confirmations_received ?? 0;
+  const required = f.confirmations_required ?? (f.verb === "delete" ? 2 : 1);
+  const received = f.confirmations_received ?? 0;
   const state_: ConfirmState = call?.answering
     ? "sending"
     : required > 1 && received > 0
@@ -78,7 +79,7 @@ export function renderPendingAction(
       pending.call_id,
       html`
         <tether-confirm stepwise data-open data-call=${pending.call_id} .action=${pending.tool_name}
-          .preview=${pending.preview || summary} .destructive=${required > 1} .state=${state_}
+          .preview=${f.preview || summary} .destructive=${required > 1} .state=${state_}
           theme=${theme ?? nothing}
           @tether-decision=${(e: TetherDecisionEvent) =>
             e.decision !== "expire" && answer(pending.call_id, e.decision)}></tether-confirm>

@@ -8,7 +8,7 @@
  * @module
  */
 // From its own file: protocol/mod.ts would carry zod schemas the elements never use.
-import { DISPLAY_LIMITS } from "../protocol/pending_kinds.ts";
+import { DISPLAY_LIMITS } from "../protocol/display.ts";
 import { safeCardUrl, safeImageUrl } from "./safe_url.ts";
 
 /** A preview card as the elements render it: every field plain text or a checked URL. */

@@ -8,7 +8,7 @@
  * @module
  */
 import type { CSSResult, PropertyValues, TemplateResult } from "lit";
-import type { Host, InspectionView, RunInspection } from "../client/mod.ts";
+import type { Host, InspectionView, PendingFields, RunInspection } from "../client/mod.ts";
 import type { HeadersSource } from "../client/_http.ts";
 import type { Kit } from "./_lazy_kit.ts";
 import { inspectorStyles } from "./inspector.styles.ts";
@@ -336,7 +336,7 @@ export class TetherInspector extends LitElement {
   }
 
   #pending(view: Inspection): TemplateResult {
-    const p = view.pending;
+    const p: (PendingFields & { tool_name: string }) | null = view.pending;
     return html`
       <section part="pending" class="pending" aria-label="Pending now">
         <h3>Pending now</h3>

@@ -41,3 +41,14 @@ export function label(path: readonly PropertyKey[], root: string): string {
   const parent = path[path.length - 2];
   return `${parent === undefined ? root : String(parent)}[${last}]`;
 }
+
+type Both<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/**
+ * A compile-time proof that a written-out type is exactly what its schema
+ * infers: `true` when A and B are assignable both ways and have the same
+ * keys. The protocol's public types are written out (JSR refuses inferred
+ * types in a published API), and each schema module states
+ * `const _x: Same<z.infer<typeof raw>, T> = true` so the two cannot drift.
+ */
+export type Same<A, B> = Both<A, B> extends true ? Both<keyof A, keyof B> : false;

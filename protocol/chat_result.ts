@@ -3,7 +3,8 @@
  *
  * @module
  */
-import type { Decision, PendingToolCall, Usage } from "./final_response.ts";
+import type { Decision, Usage } from "./final_response.ts";
+import type { PendingToolCall } from "./pending_kinds.ts";
 
 /**
  * What POST /api/chat returns when not streaming.
@@ -31,6 +32,6 @@ export interface ChatResult {
   message_id: string;
   /** Token and request counts. */
   usage: Usage | null;
-  /** The host call the turn ended on, if any. */
+  /** The pending call the turn ended on (for the host, a confirmation or an approval), if any. */
   pending_tool_call: PendingToolCall | null;
 }

@@ -1,7 +1,37 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ERROR_TYPES, isRetryable, RETRYABLE_ERROR_TYPES } from "./error_type.ts";
-import { ASSISTANT_NAMESPACE, CLIENT_EVENTS, SERVER_EVENTS, type ServerEvents } from "./events.ts";
+import * as z from "zod/mini";
+import {
+  ASSISTANT_NAMESPACE,
+  CLIENT_EVENTS,
+  eventIssues,
+  SERVER_EVENTS,
+  type ServerEvents,
+} from "./events.ts";
+import {
+  type Approval,
+  PENDING_STATE_KEYS,
+  type PendingState,
+  pendingStateSchema,
+} from "./pending_kinds.ts";
+
+const final = {
+  type: "final_response",
+  content: null,
+  model: "m",
+  streamed: true,
+  session_id: "s",
+  message_id: "a",
+} as const;
+
+const approval: Approval = {
+  status: "pending",
+  request_id: "apr_1",
+  reason: "A reviewer must look.",
+  expires_at: "2030-01-01T00:00:00Z",
+  timeout_seconds: 300,
+};
 
 test("server event names are the wire names clients already listen for", () => {
   assert.deepEqual(Object.values(SERVER_EVENTS).sort(), [
@@ -40,14 +70,16 @@ test("the event map pairs each name with a payload whose type field matches the 
     "assistant:tool_result": { type: "tool_result", tool_name: "t", output: 1, call_id: "c" },
     "assistant:tool_error": { type: "tool_error", tool_name: "t", error: "e", call_id: "c" },
     "assistant:final_response": {
-      type: "final_response",
-      content: null,
-      model: "m",
-      streamed: true,
-      session_id: "s",
-      message_id: "a",
+      ...final,
       decision: "pending",
-      pending_tool_call: { tool_name: "t", call_id: "c", arguments: {}, queued: [] },
+      pending_tool_call: {
+        tool_name: "t",
+        call_id: "c",
+        arguments: {},
+        queued: [],
+        category: "host",
+        waiting_for: "host",
+      },
     },
     "assistant:error": {
       type: "error",
@@ -70,4 +102,61 @@ test("exactly the four transient error types may be retried", () => {
     "timeout",
   ]);
   assert.equal(isRetryable(undefined), false);
+});
+
+test("each server event's schema refuses a payload the wire does not allow, naming the field", () => {
+  const call = { type: "tool_call", tool_name: "t", arguments: {}, call_id: "c" };
+  assert.deepEqual(eventIssues("assistant:tool_call", { ...call, category: "host", seq: 3 }), []);
+  assert.match(eventIssues("assistant:tool_call", call).join(), /assistant:tool_call\.category/);
+  assert.match(
+    eventIssues("assistant:status", { type: "agent_status", status: "paused" }).join(),
+    /assistant:status\.status/,
+  );
+  assert.match(
+    eventIssues("assistant:error", { type: "error", message: "m" }).join(),
+    /terminal/,
+  );
+  assert.deepEqual(eventIssues("assistant:nothing", {}), [
+    "assistant:nothing is not a server event",
+  ]);
+  const pending = { tool_name: "t", call_id: "c", arguments: {}, queued: [], category: "remote" };
+  assert.deepEqual(
+    eventIssues("assistant:final_response", {
+      ...final,
+      pending_tool_call: { ...pending, waiting_for: "approval", approval },
+    }),
+    [],
+  );
+  // A confirmation without its preview, an approval without its hold: refused, field by field.
+  assert.match(
+    eventIssues("assistant:final_response", {
+      ...final,
+      pending_tool_call: { ...pending, waiting_for: "confirmation", verb: "delete" },
+    }).join(),
+    /pending_tool_call\.preview/,
+  );
+  assert.match(
+    eventIssues("assistant:final_response", {
+      ...final,
+      pending_tool_call: { ...pending, waiting_for: "approval" },
+    }).join(),
+    /pending_tool_call\.approval/,
+  );
+});
+
+test("a pending state carries only its own wait's fields, at compile time too", () => {
+  const host: PendingState = { category: "host", waiting_for: "host" };
+  // @ts-expect-error: a call waiting for its host has no approval.
+  const wrong: PendingState = { category: "host", waiting_for: "host", approval };
+  assert.equal(z.safeParse(pendingStateSchema, host).success, true);
+  assert.deepEqual(z.parse(pendingStateSchema, wrong), host, "what does not belong is dropped");
+  assert.deepEqual([...PENDING_STATE_KEYS].sort(), [
+    "approval",
+    "category",
+    "confirmations_received",
+    "confirmations_required",
+    "preview",
+    "verb",
+    "waiting_for",
+  ]);
 });

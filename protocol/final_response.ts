@@ -1,31 +1,13 @@
 /**
- * The end of a turn: `assistant:final_response`, with the pending host call
- * or the silent decision it may carry.
+ * The end of a turn: `assistant:final_response`, with the pending call or
+ * the silent decision it may carry.
  *
  * @module
  */
-import type { ErrorType } from "./error_type.ts";
-import type { Sequenced } from "./events.ts";
-import type { PendingKind } from "./pending_kinds.ts";
-
-/**
- * A call the turn ended on; `queued` holds the call ids of the other host calls
- * from the same model response, handed over one at a time. `waiting_for` says
- * who must act: the host, the user (a remote action's preview) or an approver.
- *
- * @example
- * ```ts
- * const pending: PendingToolCall = {
- *   tool_name: "select_issue", call_id: "call_1", arguments: { number: 42 }, queued: [],
- * };
- * ```
- */
-export interface PendingToolCall extends PendingKind {
-  tool_name: string;
-  call_id: string;
-  arguments: Record<string, unknown>;
-  queued: string[];
-}
+import * as z from "zod/mini";
+import type { Same } from "./_values.ts";
+import { ERROR_TYPES, type ErrorType } from "./error_type.ts";
+import { type PendingToolCall, pendingToolCallSchema } from "./pending_kinds.ts";
 
 /**
  * The outcome of a silent host decision (`output_mode: "host_tools"`).
@@ -55,7 +37,7 @@ export type Usage = Record<string, unknown>;
  * const waiting = (event: FinalResponse) => event.pending_tool_call != null;
  * ```
  */
-export interface FinalResponse extends Sequenced {
+export interface FinalResponse {
   type: "final_response";
   content: string | null;
   model: string | null;
@@ -64,7 +46,36 @@ export interface FinalResponse extends Sequenced {
   message_id: string;
   usage?: Usage | null;
   decision?: Decision | null;
+  /** The pending call the turn ended on, with what it waits for. */
   pending_tool_call?: PendingToolCall | null;
   error?: string | null;
   error_type?: ErrorType | null;
+  /** Position in the session's event stream; lets a reconnecting client resume. */
+  seq?: number;
 }
+
+const finalRaw = z.object({
+  type: z.literal("final_response"),
+  content: z.nullable(z.string()),
+  model: z.nullable(z.string()),
+  streamed: z.boolean(),
+  session_id: z.string(),
+  message_id: z.string(),
+  usage: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  decision: z.optional(z.nullable(z.enum(["hold", "pending", "completed"]))),
+  pending_tool_call: z.optional(z.nullable(pendingToolCallSchema)),
+  error: z.optional(z.nullable(z.string())),
+  error_type: z.optional(z.nullable(z.enum(ERROR_TYPES))),
+  seq: z.optional(z.number()),
+});
+const _final: Same<z.infer<typeof finalRaw>, FinalResponse> = true;
+
+/**
+ * The schema of {@linkcode FinalResponse}.
+ *
+ * @example
+ * ```ts
+ * z.safeParse(finalResponseSchema, payload).success;
+ * ```
+ */
+export const finalResponseSchema: z.ZodMiniType<FinalResponse> = finalRaw;

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { PendingAction } from "./session_view.ts";
+import type { PolicyAnswer } from "./verdict.ts";
+import type { PendingAction } from "./pending_kinds.ts";
 
 /** One fenced block the runtime put in the user message (`host_context`, `remote_context`, …). */
 export interface ContextBlock {
@@ -34,10 +35,11 @@ export interface RequestRecord {
 export interface CallInspection {
   call_id: string;
   tool_name: string;
-  kind: "backend" | "host" | "remote";
+  /** The call's category (its tool kind). */
+  kind: string;
   status: string;
   waiting_for: string | null;
-  policy: { decision: "allow" | "deny" | "ask"; reason: string | null } | null;
+  policy: { decision: PolicyAnswer; reason: string | null } | null;
   verb?: string;
   error?: string;
 }

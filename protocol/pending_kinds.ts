@@ -6,6 +6,8 @@
  *
  * @module
  */
+import * as z from "zod/mini";
+import type { Same } from "./_values.ts";
 
 /**
  * A remote tool's verb; it decides the confirmation: none for `get`, one
@@ -18,6 +20,9 @@
  */
 export type Verb = "get" | "create" | "update" | "delete";
 
+/** The schema of {@linkcode Verb}. */
+export const verbSchema: z.ZodMiniType<Verb> = z.enum(["get", "create", "update", "delete"]);
+
 /**
  * Who must act before a pending call moves on: the host page (it runs the
  * action), the user (Apply or Cancel on a remote action's preview), or a
@@ -28,7 +33,7 @@ export type Verb = "get" | "create" | "update" | "delete";
  * const mine = (w: WaitingFor) => w === "host";
  * ```
  */
-export type WaitingFor = "host" | "confirmation" | "approval";
+export type WaitingFor = PendingState["waiting_for"];
 
 /**
  * The approval hold of a call the policy gate answered with `ask`. Only an
@@ -54,6 +59,199 @@ export interface Approval {
   timeout_seconds: number;
 }
 
+const approvalRaw = z.object({
+  status: z.enum(["pending", "approved", "denied", "expired"]),
+  /** The approval request's id (what an operator decides on). */
+  request_id: z.string(),
+  /** Why the policy wants a person to look. */
+  reason: z.string(),
+  /** When the request expires (ISO 8601). */
+  expires_at: z.string(),
+  /** How long the runtime waits for a decision, on its own clock. */
+  timeout_seconds: z.number(),
+});
+
+const _approval: Same<z.infer<typeof approvalRaw>, Approval> = true;
+
+/** The schema of {@linkcode Approval}. */
+export const approvalSchema: z.ZodMiniType<Approval> = approvalRaw;
+
+/**
+ * The tool kinds the runtime ships: `backend` runs in the runtime, `host` in
+ * the host page (a pending call), `remote` on a host's tool server. A
+ * runtime may register kinds of its own (`registerToolKind`), whose calls
+ * carry their own category, so clients treat a category they do not know
+ * as a tool that runs elsewhere.
+ *
+ * @example
+ * ```ts
+ * TOOL_CATEGORIES.includes("host"); // true
+ * ```
+ */
+export const TOOL_CATEGORIES = ["backend", "host", "remote"] as const;
+
+/**
+ * Where a tool runs: one of {@linkcode TOOL_CATEGORIES}.
+ *
+ * @example
+ * ```ts
+ * const mine = (category: ToolCategory) => category === "host";
+ * ```
+ */
+export type ToolCategory = (typeof TOOL_CATEGORIES)[number];
+
+/** A category on the wire: a shipped one, or a registered kind's own. */
+export const categorySchema: z.ZodMiniType<string> = z.string().check(
+  z.minLength(1),
+  z.maxLength(64),
+);
+
+/**
+ * What a pending call (`pending_tool_call`, `pending_action`) waits for,
+ * with the fields that belong to that wait and no others: nothing more for
+ * the host; the verb, preview and confirmations of a remote action; the
+ * hold of a call the policy asked about. `category` is the call's kind
+ * (`backend` only for a backend tool held for approval: it runs in the
+ * runtime once approved).
+ *
+ * @example
+ * ```ts
+ * const state: PendingState = {
+ *   category: "remote", waiting_for: "confirmation", verb: "delete",
+ *   preview: "Delete the task “Ship it”", confirmations_required: 2, confirmations_received: 0,
+ * };
+ * ```
+ */
+export type PendingState =
+  | { waiting_for: "host"; category: string }
+  | {
+    waiting_for: "confirmation";
+    category: string;
+    verb: Verb;
+    /** The remote tool server's preview text (plain text). */
+    preview: string;
+    /** 2 for `delete`, else 1. */
+    confirmations_required: 1 | 2;
+    /** Applies received so far (1 after the first of a `delete`). */
+    confirmations_received: 0 | 1;
+  }
+  | { waiting_for: "approval"; category: string; approval: Approval };
+
+const STATES = [
+  z.object({ waiting_for: z.literal("host"), category: categorySchema }),
+  z.object({
+    waiting_for: z.literal("confirmation"),
+    category: categorySchema,
+    verb: verbSchema,
+    /** The remote tool server's preview text (plain text). */
+    preview: z.string(),
+    /** 2 for `delete`, else 1. */
+    confirmations_required: z.literal([1, 2]),
+    /** Applies received so far (1 after the first of a `delete`). */
+    confirmations_received: z.literal([0, 1]),
+  }),
+  z.object({
+    waiting_for: z.literal("approval"),
+    category: categorySchema,
+    approval: approvalSchema,
+  }),
+] as const;
+
+const stateRaw = z.discriminatedUnion("waiting_for", [...STATES]);
+const _state: Same<z.infer<typeof stateRaw>, PendingState> = true;
+
+/** The schema of {@linkcode PendingState}. */
+export const pendingStateSchema: z.ZodMiniType<PendingState> = stateRaw;
+
+/**
+ * Every key a pending state may have, whatever it waits for (derived from the schema).
+ *
+ * @example
+ * ```ts
+ * PENDING_STATE_KEYS.has("approval"); // true
+ * ```
+ */
+export const PENDING_STATE_KEYS: ReadonlySet<string> = new Set(
+  STATES.flatMap((o) => Object.keys(o.shape)),
+);
+
+const CALL = {
+  /** The tool the model called. */
+  tool_name: z.string(),
+  /** The model's arguments. */
+  arguments: z.record(z.string(), z.unknown()),
+  /** Call ids of further pending calls from the same response, handed over one at a time. */
+  queued: z.array(z.string()),
+};
+
+/**
+ * The fields of every pending call on the wire besides its state: the call
+ * the turn ended on, with the call ids of the other pending calls from the
+ * same model response, handed over one at a time.
+ *
+ * @example
+ * ```ts
+ * const call: PendingToolCall = {
+ *   tool_name: "select_issue", call_id: "call_1", arguments: { number: 42 }, queued: [],
+ *   category: "host", waiting_for: "host",
+ * };
+ * ```
+ */
+export type PendingToolCall = PendingState & {
+  tool_name: string;
+  call_id: string;
+  arguments: Record<string, unknown>;
+  queued: string[];
+};
+
+const toolCallRaw = z.intersection(z.object({ call_id: z.string(), ...CALL }), stateRaw);
+const _toolCall: Same<z.infer<typeof toolCallRaw>, PendingToolCall> = true;
+
+/** The schema of {@linkcode PendingToolCall}. */
+export const pendingToolCallSchema: z.ZodMiniType<PendingToolCall> = toolCallRaw;
+
+/**
+ * The call a session waits on as GET /api/sessions/{id} shows it (a host
+ * call, a remote action's preview, or a held call); stored with the
+ * session, so it survives a restart. The same call as
+ * {@linkcode PendingToolCall}, named by `tool_call_id`, with its message.
+ *
+ * @example
+ * ```ts
+ * const pending: PendingAction = {
+ *   tool_call_id: "call_1", tool_name: "select_issue", assistant_message_id: "a-7",
+ *   arguments: { number: 42 }, queued: [], category: "host", waiting_for: "host",
+ * };
+ * ```
+ */
+export type PendingAction = PendingState & {
+  /** The call id a continuation must answer. */
+  tool_call_id: string;
+  /** The tool the model called. */
+  tool_name: string;
+  /** The assistant message the call belongs to. */
+  assistant_message_id: string;
+  /** The model's arguments. */
+  arguments: Record<string, unknown>;
+  /** Call ids of further pending calls from the same response, handed over one at a time. */
+  queued: string[];
+};
+
+const actionRaw = z.intersection(
+  z.object({
+    /** The call id a continuation must answer. */
+    tool_call_id: z.string(),
+    /** The assistant message the call belongs to. */
+    assistant_message_id: z.string(),
+    ...CALL,
+  }),
+  stateRaw,
+);
+const _action: Same<z.infer<typeof actionRaw>, PendingAction> = true;
+
+/** The schema of {@linkcode PendingAction}. */
+export const pendingActionSchema: z.ZodMiniType<PendingAction> = actionRaw;
+
 /**
  * A client's answer to a remote action's preview: the `tool_result` of the
  * continuation whose `tool_call_id` is the pending call.
@@ -65,69 +263,4 @@ export interface Approval {
  */
 export interface ConfirmationDecision {
   decision: "apply" | "cancel";
-}
-
-/**
- * A preview card of a tool result's `display` (sanitised by the runtime;
- * clients check it again before rendering).
- *
- * @example
- * ```ts
- * const card: DisplayCard = { title: "RTX 4070", url: "https://shop.example.com/p/4070", badges: ["8 GB"] };
- * ```
- */
-export interface DisplayCard {
-  title: string;
-  /** An absolute http(s) link. */
-  url: string;
-  /** An absolute https image link. */
-  image?: string;
-  subtitle?: string;
-  badges?: string[];
-}
-
-/**
- * The contract's limits on `display` cards, applied by the runtime and again by clients:
- * characters of each text, badges per card, cards per tool result and per turn.
- *
- * @example
- * ```ts
- * DISPLAY_LIMITS.perTurn; // 8
- * ```
- */
-export const DISPLAY_LIMITS = {
-  title: 120,
-  subtitle: 100,
-  badge: 48,
-  badges: 4,
-  perResult: 6,
-  perTurn: 8,
-} as const;
-
-/**
- * The fields a pending call (`pending_tool_call`, `pending_action`) carries
- * beyond the host call's: what it waits for, and for a remote action its
- * verb, preview and confirmations, or the approval that holds it.
- *
- * @example
- * ```ts
- * const fields: PendingKind = {
- *   category: "remote", waiting_for: "confirmation", verb: "delete",
- *   preview: "Delete the task “Ship it”", confirmations_required: 2, confirmations_received: 0,
- * };
- * ```
- */
-export interface PendingKind {
-  /** `backend` only for a backend tool held for approval (it runs in the runtime once approved). */
-  category?: "backend" | "host" | "remote";
-  waiting_for?: WaitingFor;
-  verb?: Verb;
-  /** The remote tool server's preview text (plain text). */
-  preview?: string;
-  /** 2 for `delete`, else 1. */
-  confirmations_required?: 1 | 2;
-  /** Applies received so far (1 after the first of a `delete`). */
-  confirmations_received?: 0 | 1;
-  /** The hold, when `waiting_for` is `approval`. */
-  approval?: Approval;
 }

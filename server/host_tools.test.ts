@@ -88,7 +88,7 @@ test("two proposed actions fail the turn with invalid_decision and leave nothing
   assert.equal(res.body.pending_tool_call, null);
   assert.equal((await h.call("GET", "/api/sessions/two")).body.has_pending_tool_call, false);
   const error = events.find((e) => e.event === "assistant:error");
-  assert.equal(error?.payload.error_type, "invalid_decision");
+  assert.equal(error?.payload.type === "error" && error.payload.error_type, "invalid_decision");
   await h.close();
 });
 

@@ -23,6 +23,18 @@ export { ConfigError, optionsFromEnv } from "./env.ts";
 export { type ChatResult, Engine } from "./engine.ts";
 export type { BackendTool, ToolContext, ToolOutput } from "./tools/backend_tool.ts";
 export {
+  type ContinueContext,
+  type Continued,
+  type KindRegistry,
+  type Offer,
+  type OfferContext,
+  registerToolKind,
+  type ToolKind,
+} from "./turn/kinds/mod.ts";
+export type { RunContext } from "./turn/run_context.ts";
+export type { TurnTool } from "./tools/turn_tools.ts";
+export type { CallRecord } from "./session/records.ts";
+export {
   allowAll,
   type PolicyDecision,
   type PolicyHook,

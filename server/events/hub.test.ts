@@ -25,7 +25,7 @@ function durable(): { store: Store; listed: Key[]; read: Key[] } {
   return { store, listed, read };
 }
 
-const status = { type: "agent_status", status: "started" };
+const status = { type: "agent_status", status: "started" } as const;
 
 test("a log written before reservations existed is continued, not numbered again", async () => {
   const { store } = durable();

@@ -34,14 +34,16 @@
  *
  * @module
  */
+import type { ServerEvent, ServerEvents, Unsequenced } from "../../protocol/mod.ts";
 import { BoundedMap } from "../bounded_map.ts";
 import type { Store } from "../kv/store.ts";
 
-/** One published event: the Socket.IO event name and its payload (with `type` and `seq`). */
-export interface SessionEvent {
-  event: string;
-  payload: Record<string, unknown> & { type: string; seq: number };
-}
+/**
+ * One published event: the Socket.IO event name and its payload (with `seq`),
+ * typed by the protocol's schemas (`SERVER_EVENT_SCHEMAS`): narrowing on
+ * `event` types the payload.
+ */
+export type SessionEvent = ServerEvent;
 
 /** Receives a session's events in order. */
 export type EventListener = (event: SessionEvent) => void;
@@ -152,13 +154,15 @@ export class EventHub {
   }
 
   /** Publishes an event: numbers it, delivers it to local subscribers, appends it to the log. */
-  async publish(
+  async publish<E extends keyof ServerEvents>(
     sessionId: string,
-    event: string,
-    payload: Record<string, unknown>,
+    event: E,
+    payload: Unsequenced<E>,
   ): Promise<SessionEvent> {
     const seq = await this.#next(sessionId);
-    const full = { event, payload: { ...payload, seq } as SessionEvent["payload"] };
+    // The one place a payload gets its number; TypeScript cannot pair a generic name with its
+    // member of the union, so the pairing the signature checked is restated here.
+    const full = { event, payload: { ...payload, seq } } as unknown as SessionEvent;
     this.#deliver(sessionId, full);
     this.#append(sessionId, full);
     if (this.#shared) {

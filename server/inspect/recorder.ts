@@ -15,8 +15,8 @@ import type {
   LanguageModelV3Prompt,
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
-import type { AssistantMessage, PendingAction } from "../session/records.ts";
-import { waitOf } from "../session/pending.ts";
+import type { AssistantMessage, StoredPending } from "../session/records.ts";
+import { waitingOf } from "../session/pending.ts";
 import type {
   CallInspection,
   ContextBlock,
@@ -25,7 +25,8 @@ import type {
 } from "../../protocol/mod.ts";
 import type { PolicyDecision, PolicyHook } from "../tools/policy.ts";
 import type { TurnTool } from "../tools/turn_tools.ts";
-import type { RunContext, RunOutcome } from "../turn/run.ts";
+import type { RunContext, RunOutcome } from "../turn/run_context.ts";
+import { kindOf } from "../turn/kinds/mod.ts";
 import type { Store } from "../kv/store.ts";
 import type { Logger } from "../log.ts";
 import { saveRun } from "./inspections.ts";
@@ -120,7 +121,7 @@ export class RunRecorder {
     this.#tools = [...tools.values()].slice(0, MAX_TOOLS).map((t) => ({
       name: t.name,
       kind: t.category,
-      ...(t.remote ? { verb: t.remote.verb } : {}),
+      ...kindOf(t.category).inspect?.(t),
       description: cut(t.description),
     }));
   }
@@ -216,15 +217,15 @@ export class RunRecorder {
   /** The record of the run as it ended. */
   finish(
     assistant: AssistantMessage,
-    pending: PendingAction | null,
+    pending: StoredPending | null,
     usage: RunInspection["usage"],
     error?: { type: string; message: string },
   ): RunInspection {
     const verbs = new Map(this.#tools.filter((t) => t.verb).map((t) => [t.name, t.verb!]));
     const waits = new Map<string, string>();
     if (pending) {
-      waits.set(pending.tool_call_id, waitOf(pending).waiting_for);
-      for (const q of pending.queued) waits.set(q.call_id, waitOf(q).waiting_for);
+      waits.set(pending.tool_call_id, waitingOf(pending));
+      for (const q of pending.queued) waits.set(q.call_id, waitingOf(q));
     }
     return {
       turn: this.#turn,

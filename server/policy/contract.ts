@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { PolicyAnswer } from "../../protocol/mod.ts";
 
 /** `context` of a tool_call evaluation. Other fields pass through. */
 export interface ToolCallContext {
@@ -54,7 +55,7 @@ export interface ApprovalOffer {
 
 /** The answer of /evaluate (the fields the gate reads; the service adds the rest of the contract's shape). */
 export interface EvaluateAnswer {
-  decision: "allow" | "deny" | "ask";
+  decision: PolicyAnswer;
   allowed: boolean;
   reason: string | null;
   policies_evaluated: PolicyEvaluated[];
@@ -167,7 +168,7 @@ export interface Enforcement {
  * ```
  */
 export function enforcementOf(
-  decision: "allow" | "deny" | "ask",
+  decision: PolicyAnswer,
   message: string | null,
   rule: Enforcement["rule"],
 ): Enforcement {

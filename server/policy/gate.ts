@@ -14,6 +14,7 @@
  *
  * @module
  */
+import type { PolicyVerdict } from "../../protocol/mod.ts";
 import type { PolicyBackend, ProbeResult } from "./backend.ts";
 import type { ApprovalOffer, ApprovalStatus, EvaluateBody } from "./contract.ts";
 
@@ -52,10 +53,7 @@ export async function fitId(id: string): Promise<string> {
 }
 
 /** What the gate decided. */
-export type GateDecision =
-  | { decision: "allow" }
-  | { decision: "deny"; reason: string }
-  | { decision: "ask"; reason: string; approval: ApprovalOffer };
+export type GateDecision = PolicyVerdict<ApprovalOffer>;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);

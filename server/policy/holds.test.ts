@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { memoryStore } from "../kv/memory.ts";
 import { createLogger } from "../log.ts";
 import { PolicyGate } from "./gate.ts";
-import { type HoldVerdict, HoldWatcher } from "./holds.ts";
+import type { Verdict } from "../../protocol/mod.ts";
+import { HoldWatcher } from "./holds.ts";
 import { localBackend } from "./local_backend.ts";
 import { LocalPolicyEngine } from "./local_engine.ts";
 import { manualClock } from "./testing/manual_clock.ts";
@@ -30,7 +31,7 @@ function world() {
   const clock = manualClock();
   const engine = new LocalPolicyEngine({ store, policies: POLICY, now: clock.now, log: () => {} });
   const gate = new PolicyGate(localBackend(engine, "tether"), { harness: "test" });
-  const released: HoldVerdict[] = [];
+  const released: Verdict[] = [];
   const watcher = () =>
     new HoldWatcher({
       store,

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import type { Verdict } from "../../protocol/mod.ts";
 import type { Store } from "../kv/store.ts";
 import type { Logger } from "../log.ts";
 import { backgroundInterval } from "../background_timer.ts";
@@ -24,9 +25,6 @@ export interface HoldRecord {
   started_at: number;
 }
 
-/** The verdict a hold ends with. */
-export type HoldVerdict = { decision: "allow" } | { decision: "deny"; reason: string };
-
 /** What the watcher needs. */
 export interface HoldWatcherOptions {
   store: Store;
@@ -34,7 +32,7 @@ export interface HoldWatcherOptions {
   clock: HoldClock;
   pollMs: number;
   /** Resumes the held call's turn with the verdict (`Engine.resumeHeld`). */
-  release: (sessionId: string, callId: string, verdict: HoldVerdict) => Promise<unknown>;
+  release: (sessionId: string, callId: string, verdict: Verdict) => Promise<unknown>;
   logger: Logger;
 }
 
@@ -121,7 +119,7 @@ export class HoldWatcher {
     const key = [...PREFIX, hold.request_id];
     const entry = await store.get(key);
     if (!entry || !(await store.atomic([{ key, version: entry.version }], [{ key }]))) return;
-    let verdict: HoldVerdict;
+    let verdict: Verdict;
     if (end.approved) {
       const retry = await gate.evaluate(hold.call, end.token);
       verdict = retry.decision === "allow" ? retry : {

@@ -25,7 +25,7 @@ import {
 } from "./contract.ts";
 import { normalizeContext } from "./evaluation_context.ts";
 import type { Policy, PolicyDocument } from "./policy_file.ts";
-import type { JudgedCall, Verdict } from "./policy_kind.ts";
+import type { JudgedCall, Judgement } from "./policy_kind.ts";
 import { POLICY_KINDS } from "./policy_kinds.ts";
 import { bindingDigest } from "./token.ts";
 
@@ -46,7 +46,7 @@ export interface LocalEngineOptions {
 
 interface Compiled {
   policy: Policy;
-  judge: (call: JudgedCall) => Verdict;
+  judge: (call: JudgedCall) => Judgement;
 }
 
 /** The evaluation's identifiers: the trace id of its answer. */

@@ -14,8 +14,12 @@ export interface JudgedCall {
   context: Record<string, unknown>;
 }
 
-/** How one policy judged a call: pass, a refusal (deny), or a missing human approval (ask). */
-export type Verdict =
+/**
+ * How one policy of the embedded engine judged a call: pass (no objection, the next
+ * policy judges), a refusal (deny), or a missing human approval (ask). The engine folds
+ * them into one answer of the allow/deny/ask family (`protocol/verdict.ts`).
+ */
+export type Judgement =
   | { result: "pass" }
   | { result: "deny"; message: string }
   | { result: "ask"; message: string };
@@ -41,7 +45,7 @@ export interface PolicyKind<C> {
   /** Validates a `config`; throws `PolicyFileError` naming the field at fault. */
   parse(value: unknown, field: string, options: ParseOptions): C;
   /** Compiles a validated config once per load. */
-  compile(config: C, name: string): (call: JudgedCall) => Verdict;
+  compile(config: C, name: string): (call: JudgedCall) => Judgement;
 }
 
 /** A policy document that breaks the rules; the message names the field. */

@@ -14,10 +14,10 @@ import {
   approvalTimeout,
   fail,
   isObject,
+  type Judgement,
   knownKeys,
   type PolicyKind,
   strings,
-  type Verdict,
 } from "./policy_kind.ts";
 
 /** The `config` of a `tool_permission` policy. */
@@ -93,7 +93,7 @@ interface Compiled {
   rules: Map<string, ToolRules>;
 }
 
-function judgeTool(p: Compiled, action: string, context: Record<string, unknown>): Verdict {
+function judgeTool(p: Compiled, action: string, context: Record<string, unknown>): Judgement {
   if (action !== "tool_call") return { result: "pass" };
   const name = context.tool_name || context.tool;
   if (typeof name !== "string" || !name) {

@@ -1,8 +1,8 @@
 /**
  * What a turn takes from discovery: who it acts for (the execution scope,
- * from the principal and the configuration, never from a message body), the
- * discovered tools as turn tools, and the contexts as an untrusted-data block
- * of the user message.
+ * from the principal and the configuration, never from a message body) and
+ * the contexts as an untrusted-data block of the user message. The remote
+ * kind (`server/turn/kinds/remote.ts`) offers the discovered tools.
  *
  * @module
  */
@@ -10,7 +10,6 @@ import type { RemoteToolsOptions } from "../config.ts";
 import type { Principal } from "../http/principal.ts";
 import { newId } from "../session/create.ts";
 import type { SessionRecord } from "../session/records.ts";
-import type { TurnTool } from "../tools/turn_tools.ts";
 import { fence } from "../turn/prompt.ts";
 import type { ExecutionScope } from "./client.ts";
 import type { Discovery } from "./remote_tools.ts";
@@ -51,24 +50,6 @@ export function executionScope(scope: SessionScope): ExecutionScope {
     permissions: scope.permissions,
     requestId: newId("req"),
   };
-}
-
-/**
- * The discovered tools as the turn offers them.
- *
- * @example
- * ```ts
- * const tools = remoteTurnTools(await discovery);
- * ```
- */
-export function remoteTurnTools(discovery: Discovery | null): TurnTool[] {
-  return (discovery?.tools ?? []).map((t) => ({
-    name: t.name,
-    description: t.description,
-    parameters: t.inputSchema,
-    category: "remote",
-    remote: { integrationId: t.integrationId, verb: t.verb },
-  }));
 }
 
 /**

@@ -17,7 +17,7 @@
 import type { SessionList, SessionSummary } from "../../protocol/mod.ts";
 import type { Entry, Mutation, Store } from "../kv/store.ts";
 import { now } from "./create.ts";
-import { waitOf } from "./pending.ts";
+import { waitingOf } from "./pending.ts";
 import type { ListingFields, SessionRecord } from "./records.ts";
 
 /** The first part of every listing key. */
@@ -69,7 +69,7 @@ export function summaryOf(record: SessionRecord): SessionSummary {
     session_id: record.session_id,
     title: listing?.title ?? null,
     updated_at: listing?.updated_at ?? record.created_at,
-    waiting_for: record.pending_action ? waitOf(record.pending_action).waiting_for : null,
+    waiting_for: record.pending_action ? waitingOf(record.pending_action) : null,
     message_count: record.message_count,
     archived: listing?.archived === true,
   };

@@ -10,7 +10,8 @@ import type {
   CallStatus,
   DisplayCard,
   HostContext,
-  PendingKind,
+  PendingState,
+  Verdict,
   WaitingFor,
 } from "../../protocol/mod.ts";
 
@@ -20,11 +21,15 @@ export type { CallStatus };
 /** What a pending item waits for: see `server/turn/kinds/kind.ts` for each one's continuation rules. */
 export type { WaitingFor };
 
-/** One tool call made in an assistant message. */
-export interface CallRecord {
+/**
+ * One tool call made in an assistant message. `C` is the data its kind keeps
+ * on it (`ToolKind.callData`), stored with the message.
+ */
+export interface CallRecord<C = unknown> {
   call_id: string;
   tool_name: string;
-  category: "backend" | "host" | "remote";
+  /** Its tool kind's category (`server/turn/kinds/`). */
+  category: string;
   arguments: Record<string, unknown>;
   /** Index in the assistant message's `steps` of the model message that made the call. */
   step: number;
@@ -33,9 +38,8 @@ export interface CallRecord {
   result?: unknown;
   /** Set when the call failed before running (bad arguments, a policy denial, a timeout). */
   error?: string;
-  /** Remote tools: the verb, and the integration that offered the tool. */
-  verb?: PendingKind["verb"];
-  integration_id?: string;
+  /** What its kind keeps about it (a remote call's verb and integration). */
+  data?: C;
   /** Remote tools: the sanitised cards of the result (counted against the turn's limit). */
   display?: DisplayCard[];
 }
@@ -43,34 +47,37 @@ export interface CallRecord {
 /**
  * A pending call waiting to be handed out, with what it waits for. Records
  * written before tool kinds existed lack `category` and `waiting_for`: they
- * are host calls (see `waitOf`).
+ * are host calls (see `stateOf`).
  */
-export interface QueuedCall extends PendingKind {
+export type QueuedCall = PendingState & {
   call_id: string;
   tool_name: string;
   arguments: Record<string, unknown>;
   /** A held call's approval verdict that arrived while it was queued; applied when handed out. */
   verdict?: Verdict;
-}
+};
 
 /** How an approval ended: allow, or deny with the reason (expiry and timeouts are denials). */
-export type Verdict = { decision: "allow" } | { decision: "deny"; reason: string };
+export type { Verdict };
 
-/** The one pending item of a session (its wait fields as in `PendingKind`). */
-export interface PendingAction extends PendingKind {
+/**
+ * The one pending item of a session as stored: the call, its state (one of
+ * `PendingState`), the calls queued behind it. The wire shows it as
+ * `PendingAction` and `PendingToolCall` (see `pending.ts`).
+ */
+export type StoredPending = PendingState & {
   tool_call_id: string;
   tool_name: string;
   assistant_message_id: string;
   arguments: Record<string, unknown>;
   /** Calls of the same model response still to hand out, in order. */
   queued: QueuedCall[];
-  waiting_for: WaitingFor;
   /** See `QueuedCall.verdict`: set only on a call handed out with its verdict already known. */
   verdict?: Verdict;
   output_mode: "text" | "host_tools";
   /** Steering text to deliver when the model resumes. */
   steering?: string[];
-}
+};
 
 /** The session record, stored at `["session", id]`. */
 export interface SessionRecord {
@@ -81,7 +88,7 @@ export interface SessionRecord {
   /** Number of stored messages; also the next message's sequence number. */
   message_count: number;
   host_context: HostContext | null;
-  pending_action: PendingAction | null;
+  pending_action: StoredPending | null;
   /**
    * Who the session's remote tool calls act for, from the principal and the
    * configuration when the last turn started (never from a message body).

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AssistantMessage, CallStatus, PendingAction, SessionRecord } from "./records.ts";
+import type { AssistantMessage, CallStatus, SessionRecord, StoredPending } from "./records.ts";
 import { FINAL_STATUSES } from "./records.ts";
 import { toolMessage } from "../turn/results.ts";
 
@@ -21,7 +21,7 @@ import { toolMessage } from "../turn/results.ts";
 export function settleOpenCalls(
   message: AssistantMessage,
   status: CallStatus,
-  keep?: PendingAction | null,
+  keep?: StoredPending | null,
 ): boolean {
   const kept = new Set<string>();
   if (keep && keep.assistant_message_id === message.id) {

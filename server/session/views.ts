@@ -4,7 +4,7 @@
  * @module
  */
 import type { PendingAction } from "../../protocol/mod.ts";
-import { waitOf } from "./pending.ts";
+import { pendingActionView } from "./pending.ts";
 import type { SessionRecord, StoredMessage } from "./records.ts";
 
 /** GET /api/sessions/{id}. */
@@ -33,16 +33,7 @@ export function sessionView(record: SessionRecord, messageCount: number): Sessio
     owner_id: record.owner_id,
     turn_number: record.turn_number,
     has_pending_tool_call: !!p,
-    pending_action: p
-      ? {
-        tool_call_id: p.tool_call_id,
-        tool_name: p.tool_name,
-        assistant_message_id: p.assistant_message_id,
-        arguments: p.arguments,
-        queued: p.queued.map((q) => q.call_id),
-        ...waitOf(p),
-      }
-      : null,
+    pending_action: p ? pendingActionView(p) : null,
     message_count: messageCount,
   };
 }

@@ -5,6 +5,8 @@
  *
  * @module
  */
+import * as z from "zod/mini";
+import { pendingActionSchema, pendingToolCallSchema } from "../../protocol/mod.ts";
 import { createRuntime, type TetherApp } from "../app.ts";
 import type { RuntimeOptions } from "../config.ts";
 import { memoryStore } from "../kv/memory.ts";
@@ -61,6 +63,7 @@ export function harness(options: Partial<RuntimeOptions> = {}): Harness {
     try {
       json = JSON.parse(text);
     } catch { /* not JSON */ }
+    if (res.ok) conformsToWire(method, path, json);
     return { status: res.status, body: json as any };
   };
   return {
@@ -70,6 +73,27 @@ export function harness(options: Partial<RuntimeOptions> = {}): Harness {
     warnings,
     close: () => app.close(),
   };
+}
+
+/**
+ * The JSON edge: a pending call in POST /api/chat's answer and in
+ * GET /api/sessions/{id} must follow the protocol's schemas.
+ */
+function conformsToWire(method: string, path: string, json: unknown): void {
+  if (!json || typeof json !== "object") return;
+  const body = json as Record<string, unknown>;
+  const check = (schema: z.ZodMiniType, value: unknown, what: string) => {
+    const read = z.safeParse(schema, value);
+    if (!read.success) {
+      throw new Error(`${what} broke its schema: ${JSON.stringify(read.error.issues)}`);
+    }
+  };
+  if (method === "POST" && path === "/api/chat" && body.pending_tool_call) {
+    check(pendingToolCallSchema, body.pending_tool_call, "pending_tool_call");
+  }
+  if (method === "GET" && /^\/api\/sessions\/[^/?]+$/.test(path) && body.pending_action) {
+    check(pendingActionSchema, body.pending_action, "pending_action");
+  }
 }
 
 /** The contract's own example context. */

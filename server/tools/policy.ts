@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Allow, Ask, Deny } from "../../protocol/mod.ts";
 import type { Principal } from "../http/principal.ts";
 
 /** A tool call as the policy sees it. */
@@ -12,15 +13,17 @@ export interface PolicyRequest {
   sessionId: string;
   callId: string;
   toolName: string;
-  category: "backend" | "host" | "remote";
+  /** The call's tool kind: `backend`, `host`, `remote`, or a registered kind's own. */
+  category: string;
   arguments: Record<string, unknown>;
 }
 
-/** The answer: allow, deny with a reason, or ask (hold for a human). */
-export type PolicyDecision =
-  | { decision: "allow" }
-  | { decision: "deny"; reason: string }
-  | { decision: "ask"; reason: string; approval?: Record<string, unknown> };
+/**
+ * The answer, of the one allow/deny/ask family (`protocol/verdict.ts`): allow, deny with a
+ * reason, or ask (hold for a human), optionally with what the policy knows of the approval
+ * request (`request_id`, `timeout_seconds`, `expires_at`).
+ */
+export type PolicyDecision = Allow | Deny | Ask<Record<string, unknown> | undefined>;
 
 /**
  * A policy hook. Throwing is a denial: every refusal fails closed.

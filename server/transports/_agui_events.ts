@@ -15,6 +15,7 @@
  * @module
  */
 import { EventType } from "@ag-ui/core";
+import type { ToolErrorEvent, ToolResultEvent } from "../../protocol/mod.ts";
 import type { SessionEvent } from "../events/hub.ts";
 
 /**
@@ -96,10 +97,11 @@ export class AguiRun {
   }
 
   /** Whether a result event announces an answer the application gave, rather than one Tether made. */
-  #applicationsOwn(p: Record<string, unknown>): boolean {
-    if (this.#options.frontendTools?.has(String(p.tool_name))) return true;
+  #applicationsOwn(p: ToolResultEvent | ToolErrorEvent): boolean {
+    if (this.#options.frontendTools?.has(p.tool_name)) return true;
     // An answer recorded from the input is announced without a duration; a call Tether ran has one.
-    return !!this.#options.answered?.has(String(p.call_id)) && p.duration_ms === undefined;
+    return !!this.#options.answered?.has(p.call_id) &&
+      (p.type === "tool_error" || p.duration_ms === undefined);
   }
 
   /** The AG-UI events of one session event (often none). */
@@ -114,7 +116,7 @@ export class AguiRun {
           out.push({ type: EventType.TEXT_MESSAGE_START, messageId: id, role: "assistant" });
           this.#text = this.#lastText = id;
         }
-        out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: id, delta: String(p.content) });
+        out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: id, delta: p.content });
         break;
       }
       case "assistant:thinking_delta": {
@@ -127,25 +129,25 @@ export class AguiRun {
         out.push({
           type: EventType.REASONING_MESSAGE_CONTENT,
           messageId: this.#reasoning,
-          delta: String(p.content),
+          delta: p.content,
         });
         break;
       }
       case "assistant:tool_call": {
         this.#closeText(out);
         this.#closeReasoning(out);
-        const toolCallId = String(p.call_id);
+        const toolCallId = p.call_id;
         const parentMessageId = this.#lastText ?? `${this.#runId}:calls`;
         out.push({
           type: EventType.TOOL_CALL_START,
           toolCallId,
-          toolCallName: String(p.tool_name),
+          toolCallName: p.tool_name,
           parentMessageId,
         });
         out.push({
           type: EventType.TOOL_CALL_ARGS,
           toolCallId,
-          delta: JSON.stringify(p.arguments ?? {}),
+          delta: JSON.stringify(p.arguments),
         });
         out.push({ type: EventType.TOOL_CALL_END, toolCallId });
         break;
@@ -154,35 +156,26 @@ export class AguiRun {
       case "assistant:tool_error": {
         if (this.#applicationsOwn(p)) break;
         // A tool's images go to the model, never into the durable event log, so the result is its text.
-        const content = event === "assistant:tool_error"
-          ? String(p.error)
-          : JSON.stringify(p.output ?? null);
+        const content = p.type === "tool_error" ? p.error : JSON.stringify(p.output ?? null);
         out.push({
           type: EventType.TOOL_CALL_RESULT,
           messageId: `${p.call_id}:result`,
-          toolCallId: String(p.call_id),
+          toolCallId: p.call_id,
           content,
           role: "tool",
         });
         break;
       }
       case "assistant:final_response": {
-        const pending = p.pending_tool_call as
-          | { call_id: string; queued: string[] }
-          | null
-          | undefined;
+        const pending = p.pending_tool_call;
         this.#pending = pending ? [pending.call_id, ...pending.queued] : [];
-        this.#holding = (pending as { waiting_for?: string } | null | undefined)?.waiting_for ===
-          "approval";
+        this.#holding = pending?.waiting_for === "approval";
         this.#result = { content: p.content ?? null, model: p.model, message_id: p.message_id };
-        const usage = p.usage as {
-          input_tokens?: number;
-          output_tokens?: number;
-        } | null;
+        const usage = p.usage;
         const inputTokens = counted(usage?.input_tokens);
         const outputTokens = counted(usage?.output_tokens);
         if (inputTokens !== undefined || outputTokens !== undefined) {
-          const model = String(p.model ?? "");
+          const model = p.model ?? "";
           const provider = model.includes(":") ? model.split(":")[0].toLowerCase() : undefined;
           this.#usage = [{
             ...(provider ? { provider } : {}),
@@ -197,8 +190,8 @@ export class AguiRun {
         }
         if (p.error) {
           this.#failure = {
-            message: String(p.error),
-            code: p.error_type ? String(p.error_type) : undefined,
+            message: p.error,
+            code: p.error_type ?? undefined,
           };
         }
         break;
@@ -206,8 +199,8 @@ export class AguiRun {
       case "assistant:error":
         if (p.type === "error") {
           this.#failure = {
-            message: String(p.message),
-            code: p.error_type ? String(p.error_type) : undefined,
+            message: p.message,
+            code: p.error_type ?? undefined,
           };
         }
         break;

@@ -10,7 +10,11 @@
  *
  * @module
  */
-import type { Namespace, Socket } from "socket.io";
+import {
+  type AssistantNamespace as Namespace,
+  type AssistantSocket as Socket,
+  sendEvent,
+} from "./_socket_types.ts";
 import { catchUp } from "../events/follow.ts";
 import type { EventHub } from "../events/hub.ts";
 
@@ -70,7 +74,7 @@ export class RoomFanout {
     }
     return await catchUp(this.#hub, sessionId, after, {
       deliver: (event) => {
-        if (current()) socket.emit(event.event, event.payload);
+        if (current()) sendEvent(socket, event);
       },
       live: () => {
         if (current()) socket.join(sessionRoom(sessionId));
@@ -110,7 +114,7 @@ export class RoomFanout {
       const room = sessionRoom(sessionId);
       const stop = this.#hub.subscribe(
         sessionId,
-        (event) => this.#nsp.local.to(room).emit(event.event, event.payload),
+        (event) => sendEvent(this.#nsp.local.to(room), event),
       );
       this.#sessions.set(sessionId, fanout = { stop, members: new Set() });
     }

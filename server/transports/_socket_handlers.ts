@@ -8,7 +8,8 @@
  * @module
  */
 import { parseBody } from "../http/message_body.ts";
-import type { Socket } from "socket.io";
+import type { ClientToServerEvents } from "../../protocol/mod.ts";
+import type { AssistantSocket as Socket } from "./_socket_types.ts";
 import {
   CLIENT_EVENTS,
   formatIssues,
@@ -18,7 +19,6 @@ import {
 import type { Engine } from "../engine.ts";
 import { TetherError, validationError } from "../http/errors.ts";
 import { assertDepth } from "../http/json_depth.ts";
-import type { Principal } from "../http/principal.ts";
 import type { RoomFanout } from "./_room_fanout.ts";
 import { dispatchMessage } from "./dispatch.ts";
 import { parseAfter } from "./sse_resume.ts";
@@ -49,8 +49,11 @@ const sessionOf = (raw: unknown): string | undefined => {
  * ```
  */
 export function serveSocket(socket: Socket, engine: Engine, fanout: RoomFanout): void {
-  const principal = socket.data.principal as Principal;
-  const handle = (name: string, fn: (raw: unknown) => Promise<Record<string, unknown>>) => {
+  const principal = socket.data.principal;
+  const handle = (
+    name: keyof ClientToServerEvents,
+    fn: (raw: unknown) => Promise<Record<string, unknown>>,
+  ) => {
     socket.on(name, async (...list: unknown[]) => {
       const [raw, ack] = args(list);
       try {

@@ -7,6 +7,7 @@
  */
 // deno-lint-ignore-file no-explicit-any -- tests read wire payloads field by field
 import { io, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
+import { eventIssues } from "../../protocol/mod.ts";
 import type { Engine } from "../engine.ts";
 import { type Started, startNode, type StartOptions } from "../runtime/node.ts";
 
@@ -73,6 +74,7 @@ export interface TestClient {
   until(match: (e: Received) => boolean, timeoutMs?: number): Promise<Received>;
   /** Emits with an acknowledgement and resolves with the answer. */
   ask(event: string, payload?: unknown): Promise<any>;
+  /** Closes the socket; throws when a payload it received broke its event's schema. */
   close(): void;
 }
 
@@ -108,13 +110,26 @@ export function client(
   });
   const events: Received[] = [];
   const waiters = new Set<() => void>();
+  // The Socket.IO edge: every payload is checked against its event's schema as it arrives.
+  const issues: string[] = [];
   socket.onAny((event: string, payload: Record<string, any>) => {
+    if (event.startsWith("assistant:")) issues.push(...eventIssues(event, payload));
     events.push({ event, payload });
     for (const w of [...waiters]) w();
   });
+  const conform = () => {
+    if (issues.length) throw new Error(`payloads broke the event schemas: ${issues.join("; ")}`);
+  };
   const until = (match: (e: Received) => boolean, timeoutMs = 5_000) =>
     new Promise<Received>((resolve, reject) => {
       const check = () => {
+        try {
+          conform();
+        } catch (error) {
+          waiters.delete(check);
+          clearTimeout(timer);
+          return reject(error);
+        }
         const found = events.find(match);
         if (!found) return;
         waiters.delete(check);
@@ -136,7 +151,11 @@ export function client(
     });
   const ask = (event: string, payload?: unknown) =>
     socket.timeout(10_000).emitWithAck(event, payload);
-  const api: TestClient = { socket, events, until, ask, close: () => socket.close() };
+  const close = () => {
+    socket.close();
+    conform();
+  };
+  const api: TestClient = { socket, events, until, ask, close };
   return new Promise((resolve, reject) => {
     socket.once("connect", () => resolve(api));
     socket.once("connect_error", (error) => {
@@ -195,6 +214,9 @@ export async function readSse(
         }
         if (!data.length) continue;
         e.data = JSON.parse(data.join("\n"));
+        // The SSE edge: a Tether event's payload must follow its schema.
+        const issues = e.event.startsWith("assistant:") ? eventIssues(e.event, e.data) : [];
+        if (issues.length) throw new Error(`SSE payload broke its schema: ${issues.join("; ")}`);
         out.push(e);
         if (stop(e)) return out;
       }

@@ -33,6 +33,11 @@ async function raw(rt: TestRuntime, input: Record<string, unknown>) {
   const events = text.split("\n\n").filter((f) => f.startsWith("data:")).map((f) =>
     JSON.parse(f.slice(5))
   );
+  // The AG-UI edge: every event must follow @ag-ui/core's own schemas.
+  for (const e of events) {
+    const parsed = EventSchemas.safeParse(e);
+    assert.ok(parsed.success, `${e.type}: ${JSON.stringify(parsed.error?.issues)}`);
+  }
   return { status: res.status, type: res.headers.get("content-type") ?? "", text, events };
 }
 

@@ -18,6 +18,7 @@ import { authenticate, originAllowed } from "../http/access.ts";
 import { TetherError } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
 import { RoomFanout } from "./_room_fanout.ts";
+import type { AssistantServer } from "./_socket_types.ts";
 import { serveSocket } from "./_socket_handlers.ts";
 import { transportError } from "./transport_error.ts";
 
@@ -81,7 +82,7 @@ export async function attachSocketIo(
 ): Promise<AttachedSocketIo> {
   const engine = await app.engine();
   const { access, limits } = engine.options;
-  const io = new Server(server, {
+  const io: AssistantServer = new Server(server, {
     // Attachments travel inside messages; the HTTP body limit applies here too.
     maxHttpBufferSize: limits.maxBodyBytes,
     cors: {

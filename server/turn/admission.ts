@@ -13,7 +13,8 @@ import { decide } from "../tools/policy.ts";
 import type { TurnTool } from "../tools/turn_tools.ts";
 import type { ModelCall } from "./_messages.ts";
 import { kindOf } from "./kinds/mod.ts";
-import type { RunContext } from "./run.ts";
+import type { PendItem } from "./kinds/mod.ts";
+import type { RunContext } from "./run_context.ts";
 
 /** How long a hold waits when the policy names no timeout. */
 const DEFAULT_HOLD_SECONDS = 300;
@@ -22,7 +23,8 @@ const DEFAULT_HOLD_SECONDS = 300;
 export type Admission =
   | { kind: "admitted" }
   | { kind: "refused"; reason: string; policy?: "deny" }
-  | { kind: "held"; approval: Approval };
+  /** The gate asked: the call pends with `item` (`waiting_for: "approval"`) until a person decides. */
+  | { kind: "held"; approval: Approval; item: PendItem };
 
 /**
  * Runs the admission steps for one call.
@@ -72,7 +74,12 @@ export async function admit(
   if (decision.decision === "deny") {
     return { kind: "refused", reason: `Refused by policy: ${decision.reason}`, policy: "deny" };
   }
-  return { kind: "held", approval: approvalOf(decision.reason, decision.approval) };
+  const approval = approvalOf(decision.reason, decision.approval);
+  return {
+    kind: "held",
+    approval,
+    item: { category: call.category, waiting_for: "approval", approval },
+  };
 }
 
 /** The approval object of a hold, from what the policy said about it. */

@@ -6,7 +6,8 @@
 import type { ModelMessage } from "ai";
 import type { CallRecord } from "../session/records.ts";
 import type { ModelCall } from "./_messages.ts";
-import type { RunContext } from "./run.ts";
+import { kindOf } from "./kinds/mod.ts";
+import type { RunContext } from "./run_context.ts";
 
 /**
  * The step of a model request cut off at the tool-call limit, as far as it was read.
@@ -48,6 +49,8 @@ export function recordCutStep(
  */
 export function callRecord(c: ModelCall, ctx: RunContext, step: number): CallRecord {
   const tool = ctx.tools.get(c.toolName);
+  // The kind keeps what it needs of the tool on the call (Apply may come after the tool list changed).
+  const data = tool ? kindOf(tool.category).callData?.(tool) : undefined;
   return {
     call_id: c.toolCallId,
     tool_name: c.toolName,
@@ -55,7 +58,6 @@ export function callRecord(c: ModelCall, ctx: RunContext, step: number): CallRec
     arguments: (c.input && typeof c.input === "object" ? c.input : {}) as Record<string, unknown>,
     step,
     status: "running",
-    // A remote call remembers its verb and integration: Apply may come after the tool list changed.
-    ...(tool?.remote ? { verb: tool.remote.verb, integration_id: tool.remote.integrationId } : {}),
+    ...(data === undefined ? {} : { data }),
   };
 }

@@ -13,8 +13,8 @@ import type { HostContext, MessageBody } from "../../protocol/mod.ts";
 import { sessionError } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
 import { mergeAttachments } from "../session/attachments.ts";
-import { handOut, waitOf } from "../session/pending.ts";
-import type { AssistantMessage, PendingAction, SessionRecord } from "../session/records.ts";
+import { handOut, rewait, stateOf } from "../session/pending.ts";
+import type { AssistantMessage, SessionRecord, StoredPending } from "../session/records.ts";
 import { refusal } from "../session/refusal.ts";
 import { type LoadedSession, messageIdKey } from "../session/repo.ts";
 import type { ScreenshotCache } from "../tools/screenshots.ts";
@@ -49,7 +49,7 @@ export async function continueTurn(
   const { record } = loaded;
   const pending = record.pending_action;
   if (!pending || pending.tool_call_id !== callId) throw refusal(loaded, callId);
-  const wait = waitOf(pending);
+  const wait = stateOf(pending);
   if (wait.waiting_for === "approval") {
     throw sessionError(
       `Call ${callId} (${pending.tool_name}) is held for approval; only the approval releases it, not a continuation.`,
@@ -64,13 +64,20 @@ export async function continueTurn(
   const assistant = entry.message as AssistantMessage;
   const call = assistant.calls.find((c) => c.call_id === callId)!;
   const kind = kindOf(call.category);
+  if (!kind.continue) {
+    // Only a record this kind did not write could pend one of its calls for a client.
+    throw sessionError(`Call ${callId} runs in the runtime; no continuation answers it.`);
+  }
   const answer = kind.continue({ sessionId: sid, screenshots }, call, wait, body);
+  if (answer.kind === "run" && !kind.run) {
+    throw new Error(`The ${call.category} kind released a call it cannot run.`);
+  }
   const silent = pending.output_mode === "host_tools";
   const context = body.host_context ?? record.host_context;
-  let nextPending: PendingAction | null = null;
+  let nextPending: StoredPending | null = null;
   // The next queued call is a held one whose approval was decided meanwhile: release it now.
   const decided = answer.kind === "recorded" && !!handOut(pending)?.verdict;
-  if (answer.kind === "pending") nextPending = { ...pending, ...answer.fields };
+  if (answer.kind === "pending") nextPending = rewait(pending, answer.fields);
   else if (answer.kind === "run" || decided) {
     // Claimed before it runs: a duplicate loses the commit, and a crash leaves `unknown`.
     if (answer.kind === "run") call.status = "running";
@@ -142,7 +149,7 @@ export async function continueTurn(
       ...run,
       started: decided,
       resume: async (ctx, live) => {
-        if (answer.kind === "run") await kind.run(ctx, call, live);
+        if (answer.kind === "run") await kind.run!(ctx, call, live);
         const outcome = await proceed(ctx, live, assistant, call, handOut(pending));
         if (!outcome) resumeModel();
         return outcome;

@@ -1,19 +1,21 @@
 /**
- * The turn's events, typed by the protocol: every payload the engine
- * publishes is built here from `protocol/events.ts`, so a field the wire does
- * not know cannot be sent, and one it requires cannot be forgotten.
+ * The turn's events, typed by the protocol's schemas
+ * (`SERVER_EVENT_SCHEMAS` in `protocol/events.ts`): every payload the engine
+ * publishes goes through `Emit`, whose type is inferred from them, so a field
+ * the wire does not know cannot be sent, and one it requires cannot be
+ * forgotten. The tool events' payloads are built here; the turn loop and
+ * the runner build the status, delta, final and error payloads themselves,
+ * typed the same way.
  *
  * @module
  */
-import type { ServerEvents } from "../../protocol/mod.ts";
+import type { ServerEvents, Unsequenced } from "../../protocol/mod.ts";
 import type { EventHub } from "../events/hub.ts";
 import type { CallRecord } from "../session/records.ts";
 import { redactValue } from "../log.ts";
 
 /** A payload as the engine builds it (the hub adds `seq`); distributes over unions such as `ErrorEvent`. */
-export type Payload<E extends keyof ServerEvents> = ServerEvents[E] extends infer T
-  ? T extends unknown ? Omit<T, "seq"> : never
-  : never;
+export type Payload<E extends keyof ServerEvents> = Unsequenced<E>;
 
 /** Publishes one typed event of a session. */
 export type Emit = <E extends keyof ServerEvents>(
@@ -32,8 +34,7 @@ export type Emit = <E extends keyof ServerEvents>(
  */
 export function sessionEmitter(hub: EventHub, sessionId: string): Emit {
   // Every registered secret (a tool server's bearer secret, a provider key) is redacted on the way out.
-  return (event, payload) =>
-    hub.publish(sessionId, event, redactValue(payload) as unknown as Record<string, unknown>);
+  return (event, payload) => hub.publish(sessionId, event, redactValue(payload));
 }
 
 /**

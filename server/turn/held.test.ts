@@ -72,7 +72,7 @@ test("an allowed hold proceeds as if allowed at first: a host call becomes pendi
   const released = await engine.resumeHeld("held3", callId, { decision: "allow" });
   assert.equal(released.pending_tool_call?.call_id, callId);
   assert.equal(released.pending_tool_call?.waiting_for, "host");
-  assert.equal(released.pending_tool_call?.approval, undefined);
+  assert.ok(!("approval" in released.pending_tool_call!));
   assert.deepEqual(events.map((e) => e.event), [
     "assistant:status",
     "assistant:final_response",

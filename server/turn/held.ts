@@ -8,22 +8,19 @@
  * @module
  */
 import { notFound, sessionError } from "../http/errors.ts";
-import { handOut, rewait, waitOf } from "../session/pending.ts";
-import type { AssistantMessage, CallRecord, PendingAction } from "../session/records.ts";
+import type { Verdict } from "../../protocol/mod.ts";
+import { handOut, rewait, stateOf } from "../session/pending.ts";
+import type { AssistantMessage, CallRecord, StoredPending } from "../session/records.ts";
 import { refusal } from "../session/refusal.ts";
 import type { LoadedSession } from "../session/repo.ts";
-import type { Verdict } from "../session/records.ts";
 import type { ToolOutput } from "../tools/backend_tool.ts";
 import { toolErrorEvent } from "./events.ts";
-import { failCall } from "./kinds/backend.ts";
-import { kindOf } from "./kinds/mod.ts";
+import { kindOf, modeOf } from "./kinds/mod.ts";
 import { type ChatResult, chatResult } from "./outcome.ts";
 import { stepAnswers } from "./results.ts";
-import type { RunContext, RunOutcome } from "./run.ts";
+import type { RunContext, RunOutcome } from "./run_context.ts";
+import { failCall } from "./tool_run.ts";
 import { type EngineModel, runAndRecord, type TurnDeps } from "./runner.ts";
-
-/** How an approval ended: allow, or deny with the reason (expiry and timeouts are denials). */
-export type { Verdict };
 
 /**
  * Applies an approval's verdict to the session's held call and resumes the turn.
@@ -48,7 +45,7 @@ export async function resumeHeldTurn(
   const queued = pending?.queued.findIndex((q) => q.call_id === callId) ?? -1;
   if (pending && queued >= 0) return await holdVerdict(deps, loaded, queued, verdict);
   if (!pending || pending.tool_call_id !== callId) throw refusal(loaded, callId);
-  if (waitOf(pending).waiting_for !== "approval") {
+  if (stateOf(pending).waiting_for !== "approval") {
     throw sessionError(
       `Call ${callId} is not held for approval; it waits for ${pending.waiting_for}.`,
     );
@@ -98,7 +95,7 @@ async function holdVerdict(
 ): Promise<ChatResult> {
   const pending = loaded.record.pending_action!;
   const item = pending.queued[index];
-  if (waitOf(item).waiting_for !== "approval" || item.verdict) {
+  if (stateOf(item).waiting_for !== "approval" || item.verdict) {
     throw sessionError(
       `Call ${item.call_id} is not held for approval, or its approval was already decided.`,
     );
@@ -118,7 +115,7 @@ async function releaseOne(
   ctx: RunContext,
   live: Map<string, ToolOutput>,
   call: CallRecord,
-  pending: PendingAction,
+  pending: StoredPending,
   verdict: Verdict,
 ): Promise<RunOutcome | null> {
   if (verdict.decision === "deny") {
@@ -129,14 +126,14 @@ async function releaseOne(
   }
   const kind = kindOf(call.category);
   call.status = "running";
-  if (kind.mode(call) === "run") {
-    await kind.run(ctx, call, live);
+  if (modeOf(kind, call) === "run") {
+    await kind.run!(ctx, call, live);
     return null;
   }
   const tool = ctx.tools.get(call.tool_name);
   try {
     if (!tool) throw new Error(`${call.tool_name} is no longer offered, so it did not run.`);
-    const item = await kind.pend(ctx, call, tool);
+    const item = await kind.pend!(ctx, call, tool);
     call.status = "pending";
     return { kind: "pending", pending: rewait(pending, item) };
   } catch (error) {
@@ -161,7 +158,7 @@ export async function proceed(
   live: Map<string, ToolOutput>,
   assistant: AssistantMessage,
   answered: CallRecord,
-  next: PendingAction | null,
+  next: StoredPending | null,
 ): Promise<RunOutcome | null> {
   while (next?.verdict) {
     const head = next;

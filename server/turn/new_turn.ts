@@ -17,7 +17,8 @@ import { type LoadedSession, messageIdKey } from "../session/repo.ts";
 import { effectiveLimits } from "./outcome.ts";
 import type { ChatResult } from "./outcome.ts";
 import { userMessage } from "./prompt.ts";
-import { executionScope, renderRemoteContext, sessionScope } from "../remote-tools/turn_parts.ts";
+import { executionScope, sessionScope } from "../remote-tools/turn_parts.ts";
+import { offerTools } from "./kinds/mod.ts";
 import { type EngineModel, runAndRecord, type TurnDeps } from "./runner.ts";
 import { loadHistory } from "../history/state.ts";
 import { assertMessageFits, pageBlock, profileOf, rosterFor } from "./_context_block.ts";
@@ -45,15 +46,22 @@ export async function startTurn(
 ): Promise<ChatResult> {
   const { repo, screenshots } = deps;
   const sid = body.session_id;
-  // Tools and context of the workspace's tool servers, fetched while the rest of the turn is set up.
   const scoped = sessionScope(principal, deps.options.remoteTools);
   const scope = executionScope(scoped);
-  const discovery = body.output_mode === "host_tools" ? Promise.resolve(null) : deps.remote
-    .discover(scope, true)
-    .catch((error) => {
-      deps.options.logger.warn("remote tool discovery failed", { session_id: sid, error });
-      return null;
-    });
+  const outputMode = body.output_mode ?? "text";
+  // Every kind's tools (a tool server's discovery among them), asked while the rest is set up.
+  const offered = offerTools({
+    sessionId: sid,
+    options: deps.options,
+    context: body.host_context ?? loaded?.record.host_context ?? null,
+    outputMode,
+    scope,
+    remote: deps.remote,
+    fresh: true,
+    warn: (message) => deps.options.logger.warn(message),
+  });
+  // Not awaited until the message is written: a refusal before then must not leave it unhandled.
+  offered.catch(() => {});
   if (body.id && loaded && (await repo.usedMessageId(sid, body.id))) {
     throw sessionError(`Message id ${body.id} was already used in session ${sid}; send a new id.`);
   }
@@ -68,7 +76,7 @@ export async function startTurn(
   screenshots.remember(sid, attachments);
   const turn = previous.turn_number + 1;
   const userSeq = nextSeq(loaded);
-  const found = await discovery;
+  const found = await offered;
   const profile = profileOf(model, deps.options);
   const silent = body.output_mode === "host_tools";
   const past = loaded?.messages ?? [];
@@ -83,7 +91,7 @@ export async function startTurn(
       past,
     })
     : null;
-  const block = [page, renderRemoteContext(found)].filter(Boolean).join("\n\n") || null;
+  const block = [page, found.context].filter(Boolean).join("\n\n") || null;
   const user: UserMessage = {
     role: "user",
     id: body.id ?? newId("msg"),
@@ -125,13 +133,13 @@ export async function startTurn(
     principal,
     record,
     seq: userSeq + 1,
-    assistant: newAssistantMessage(turn, body.output_mode ?? "text", model.name),
+    assistant: newAssistantMessage(turn, outputMode, model.name),
     past: [...past, { seq: userSeq, message: user }],
     history: roster.state,
     context,
     model,
     limits: effectiveLimits(deps.options.limits, body.config),
-    discovery: Promise.resolve(found),
+    offered: Promise.resolve(found),
     scope,
     fresh: true,
     version: written,

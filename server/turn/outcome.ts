@@ -5,11 +5,11 @@
  * @module
  */
 import type { ErrorType, MessageConfig, PendingToolCall } from "../../protocol/mod.ts";
-import { waitOf } from "../session/pending.ts";
+import { pendingToolCall } from "../session/pending.ts";
 import type { Payload } from "./events.ts";
 import type { Limits } from "../config.ts";
 import type { AssistantMessage, SessionRecord } from "../session/records.ts";
-import type { RunOutcome, Usage } from "./run.ts";
+import type { RunOutcome, Usage } from "./run_context.ts";
 
 /** The result of a message, as the non-streaming HTTP answer carries it. */
 export interface ChatResult {
@@ -51,15 +51,7 @@ export function chatResult(
     turn_number: record.turn_number,
     message_id: assistant.id,
     usage,
-    pending_tool_call: pending
-      ? {
-        tool_name: pending.tool_name,
-        call_id: pending.tool_call_id,
-        arguments: pending.arguments,
-        queued: pending.queued.map((q) => q.call_id),
-        ...waitOf(pending),
-      }
-      : null,
+    pending_tool_call: pending ? pendingToolCall(pending) : null,
   };
 }
 

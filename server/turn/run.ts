@@ -5,78 +5,29 @@
  *
  * @module
  */
-import type { TurnTrace } from "../trace/tracer.ts";
-import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Limits } from "../config.ts";
-import type { Principal } from "../http/principal.ts";
-import type { AssistantMessage, CallRecord, PendingAction } from "../session/records.ts";
+import type { CallRecord } from "../session/records.ts";
 import { type Pended, pendingAction } from "../session/pending.ts";
-import type { PolicyHook } from "../tools/policy.ts";
-import type { TurnTool } from "../tools/turn_tools.ts";
-import type { ExecutionScope } from "../remote-tools/client.ts";
-import type { RemoteTools } from "../remote-tools/remote_tools.ts";
-import type { ScreenshotCache } from "../tools/screenshots.ts";
 import type { ToolOutput } from "../tools/backend_tool.ts";
 import { toolMessage } from "./results.ts";
 import { silentDecision } from "./silent.ts";
 import { admit } from "./admission.ts";
-import { kindOf } from "./kinds/mod.ts";
-import { type Emit, toolCallEvent, toolErrorEvent } from "./events.ts";
+import { kindOf, modeOf } from "./kinds/mod.ts";
+import { toolCallEvent, toolErrorEvent } from "./events.ts";
 import { type ModelCall, stripProse } from "./_messages.ts";
 import { TurnError } from "./errors.ts";
 import { callRecord, recordCutStep } from "./call_record.ts";
 import { settlePromptCheck } from "./_prompt_check.ts";
-import { addUsage, type ModelRequests, type Usage } from "./model_request.ts";
+import { addUsage } from "./model_request.ts";
+import type { RunContext, RunOutcome } from "./run_context.ts";
 
 settlePromptCheck();
-
-/** Token usage of a run. */
-export type { Usage };
-
-/** What a run needs from the engine. */
-export interface RunContext {
-  sessionId: string;
-  principal: Principal;
-  model: LanguageModelV3;
-  /** Builds and sends each model request: history, budget, compaction, provider rules. */
-  requests: ModelRequests;
-  policy: PolicyHook;
-  limits: Limits;
-  outputMode: "text" | "host_tools";
-  assistant: AssistantMessage;
-  tools: Map<string, TurnTool>;
-  /** The workspace's tool servers and who this run acts for; null when none are registered. */
-  remote: { tools: RemoteTools; scope: ExecutionScope } | null;
-  signal: AbortSignal;
-  usage: Usage;
-  /** The turn's spans (OTLP), when tracing is on. */
-  trace?: TurnTrace;
-  screenshots: ScreenshotCache;
-  /** Steering text waiting for the next model step (transports push here). */
-  steering: string[];
-  /** Called once the run takes no more steering (its last model step is done). */
-  close(): void;
-  emit: Emit;
-  /**
-   * Work done before the first model step of this run (a confirmed or approved
-   * call that runs now): an outcome ends the run there, null lets the model run.
-   */
-  resume?: (ctx: RunContext, live: Map<string, ToolOutput>) => Promise<RunOutcome | null>;
-  /** Writes the assistant message as it is now (before tools run, so a crash leaves a record). */
-  checkpoint(): Promise<void>;
-}
-
-/** How a run ended. */
-export type RunOutcome =
-  | { kind: "final" }
-  | { kind: "pending"; pending: PendingAction }
-  | { kind: "hold" };
 
 const toolCallLimit = (limits: Limits) =>
   new TurnError("usage_limit", `The turn reached its limit of ${limits.maxToolCalls} tool calls.`);
 
 /**
- * Runs model steps until the turn ends with text, a pending host call or a hold.
+ * Runs model steps until the turn ends with text, a pending call or a hold.
  * Throws a `TurnError` for budgets, invalid decisions and provider failures.
  *
  * @example
@@ -217,12 +168,8 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
           toolCallEvent(call, { ...kind.describe?.(call), ...held }),
         );
       }
-      if (admission.kind === "held") {
-        pended.push({
-          call,
-          item: { category: call.category, waiting_for: "approval", approval: admission.approval },
-        });
-      } else if (kind.mode(call) === "run") toRun.push(call);
+      if (admission.kind === "held") pended.push({ call, item: admission.item });
+      else if (modeOf(kind, call) === "run") toRun.push(call);
       else toPend.push(call);
     }
     if (silent && pended.length + toPend.length === 0) {
@@ -238,18 +185,20 @@ export async function runTurn(ctx: RunContext): Promise<RunOutcome> {
       span?.end();
     }
     // Written before anything acts outside the runtime, so a crash leaves calls the next load
-    // marks unknown. Host and held calls only wait: the final commit records them.
-    if (toRun.length || toPend.some((c) => c.category !== "host")) await ctx.checkpoint();
+    // marks unknown. Held calls, and calls whose kind says they only wait, are recorded by the
+    // final commit.
+    const acts = (c: CallRecord) => kindOf(c.category).checkpoint?.(c) ?? true;
+    if (toRun.some(acts) || toPend.some(acts)) await ctx.checkpoint();
     for (const call of toRun) {
       const span = ctx.trace?.tool(call.tool_name, call.call_id, call.category, call.arguments);
-      await kindOf(call.category).run(ctx, call, live);
+      await kindOf(call.category).run!(ctx, call, live);
       span?.end(call.status === "failed" ? "the tool failed" : undefined);
     }
     for (const call of toPend) {
       try {
         pended.push({
           call,
-          item: await kindOf(call.category).pend(ctx, call, ctx.tools.get(call.tool_name)!),
+          item: await kindOf(call.category).pend!(ctx, call, ctx.tools.get(call.tool_name)!),
         });
       } catch (error) {
         if (ctx.signal.aborted) throw error;

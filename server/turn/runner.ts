@@ -19,17 +19,17 @@ import type { ModelProfile } from "../model/mod.ts";
 import { profileOf } from "./_context_block.ts";
 import { ModelRequests } from "./model_request.ts";
 import { settleOpenCalls } from "../session/settle.ts";
-import { lookAtScreen } from "../tools/look_at_screen.ts";
 import { allowAll, type PolicyHook } from "../tools/policy.ts";
 import type { Tracer } from "../trace/tracer.ts";
 import type { ScreenshotCache } from "../tools/screenshots.ts";
-import { turnTools } from "../tools/turn_tools.ts";
-import type { Discovery, RemoteTools } from "../remote-tools/remote_tools.ts";
+import type { RemoteTools } from "../remote-tools/remote_tools.ts";
 import type { ExecutionScope } from "../remote-tools/client.ts";
-import { executionScope, remoteTurnTools } from "../remote-tools/turn_parts.ts";
+import { executionScope } from "../remote-tools/turn_parts.ts";
 import { classify, retryAllowed, type TurnError } from "./errors.ts";
+import { type Offered, offerTools } from "./kinds/mod.ts";
 import { type ChatResult, chatResult, finalEvent } from "./outcome.ts";
-import { type RunContext, type RunOutcome, runTurn, type Usage } from "./run.ts";
+import { runTurn } from "./run.ts";
+import type { RunContext, RunOutcome, Usage } from "./run_context.ts";
 import { sessionEmitter } from "./events.ts";
 import { RunRecorder } from "../inspect/recorder.ts";
 
@@ -71,9 +71,9 @@ export interface RunInput {
   started?: boolean;
   /** Work before the first model step (see `RunContext.resume`). */
   resume?: RunContext["resume"];
-  /** Discovery already started for this run (a new turn starts it early); else the run starts it. */
-  discovery?: Promise<Discovery | null>;
-  /** The execution scope `discovery` was started with (same request id). */
+  /** The kinds' tools, asked for already (a new turn asks early); else the run asks. */
+  offered?: Promise<Offered>;
+  /** The execution scope `offered` was asked with (same request id). */
   scope?: ExecutionScope;
   /** The assistant message's key was never written (a new turn), unless a checkpoint writes it. */
   fresh?: boolean;
@@ -147,10 +147,16 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
     try {
       const silent = assistant.output_mode === "host_tools";
       const scope = input.scope ?? (record.scope ? executionScope(record.scope) : null);
-      // Silent decisions offer only the context's actions: no tool server is asked.
-      const discovery = silent || !scope
-        ? null
-        : await (input.discovery ?? deps.remote.discover(scope, false));
+      const offered = await (input.offered ?? offerTools({
+        sessionId: sid,
+        options,
+        context,
+        outputMode: assistant.output_mode,
+        scope,
+        remote: deps.remote,
+        fresh: false,
+        warn: (message) => options.logger.warn(message),
+      }));
       const history = input.history !== undefined
         ? input.history
         : await loadHistory(repo.store, sid);
@@ -175,15 +181,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
         limits,
         outputMode: assistant.output_mode,
         assistant,
-        tools: turnTools({
-          backendTools: [lookAtScreen, ...options.backendTools],
-          hostTools: options.hostTools,
-          pageScopes: options.pageScopes,
-          context,
-          outputMode: assistant.output_mode,
-          warn: (message) => options.logger.warn(message),
-          remoteTools: remoteTurnTools(discovery),
-        }),
+        tools: offered.tools,
         remote: scope ? { tools: deps.remote, scope } : null,
         signal: controller.signal,
         usage,

@@ -6,7 +6,7 @@
 import type { CallRecord } from "../session/records.ts";
 import { HOLD } from "../tools/turn_tools.ts";
 import { TurnError } from "./errors.ts";
-import type { RunOutcome } from "./run.ts";
+import type { RunOutcome } from "./run_context.ts";
 
 /**
  * Applies the silent-decision rules to one model response: a hold wins, two

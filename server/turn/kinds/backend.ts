@@ -1,90 +1,49 @@
 /**
- * Backend tools: functions registered in code that run inside the turn,
- * bounded by the tool timeout; they pend only when the policy holds them.
+ * Backend tools: functions registered in code (`RuntimeOptions.backendTools`
+ * and the built-in `look_at_screen`) that run inside the turn, bounded by
+ * the tool timeout; they pend only when the policy holds them.
  *
  * @module
  */
-import type { CallRecord } from "../../session/records.ts";
-import type { ToolOutput } from "../../tools/backend_tool.ts";
+import type { BackendTool, ToolOutput } from "../../tools/backend_tool.ts";
+import { lookAtScreen } from "../../tools/look_at_screen.ts";
 import { extractScreenshots } from "../../tools/screenshots.ts";
-import { sessionError } from "../../http/errors.ts";
-import { toolErrorEvent, toolResultEvent } from "../events.ts";
+import { toolResultEvent } from "../events.ts";
 import { errorText } from "../results.ts";
-import type { RunContext } from "../run.ts";
+import { failCall, ToolTimeoutError, withToolTimeout } from "../tool_run.ts";
 import type { ToolKind } from "./kind.ts";
 
-/** The error `withToolTimeout` rejects with when the tool ran out of time. */
-export class ToolTimeoutError extends Error {
-  override name = "ToolTimeoutError";
-}
-
 /**
- * Runs `work` with the turn's signal and the tool timeout; rejects when either ends
- * first (with `ToolTimeoutError` for the timeout).
- *
- * @example
- * ```ts
- * const output = await withToolTimeout(ctx, (signal) => fetch(url, { signal }));
- * ```
- */
-export async function withToolTimeout<T>(
-  ctx: RunContext,
-  work: (signal: AbortSignal) => T | Promise<T>,
-  timeoutMs = ctx.limits.toolTimeoutMs,
-): Promise<T> {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = AbortSignal.any([ctx.signal, timeout]);
-  return await Promise.race([
-    Promise.resolve(work(signal)),
-    new Promise<never>((_, reject) => {
-      const fail = () =>
-        reject(
-          timeout.aborted && !ctx.signal.aborted
-            ? new ToolTimeoutError(`did not finish within ${timeoutMs} ms`)
-            : signal.reason ?? new Error("aborted"),
-        );
-      if (signal.aborted) fail();
-      signal.addEventListener("abort", fail, { once: true });
-    }),
-  ]);
-}
-
-/**
- * Records a call's failure and publishes its `tool_error`; rethrows when the turn was cancelled.
- *
- * @example
- * ```ts
- * await failCall(ctx, call, error, `${call.tool_name} failed.`);
- * ```
- */
-export async function failCall(
-  ctx: RunContext,
-  call: CallRecord,
-  error: unknown,
-  message: string,
-): Promise<void> {
-  if (ctx.signal.aborted) {
-    call.status = "cancelled";
-    throw error;
-  }
-  call.status = "failed";
-  call.error = message;
-  await ctx.emit("assistant:tool_error", toolErrorEvent(call, message));
-}
-
-/**
- * The backend kind.
+ * The backend kind: its tools carry the `BackendTool` they run.
  *
  * @example
  * ```ts
  * await backendKind.run(ctx, call, live);
  * ```
  */
-export const backendKind: ToolKind = {
+export const backendKind: ToolKind<BackendTool> = {
   category: "backend",
-  mode: () => "run",
+  offer({ options, context, outputMode }) {
+    if (outputMode === "host_tools") return { tools: [] };
+    const viewName = context?.view?.name;
+    const tools = [lookAtScreen, ...options.backendTools].filter((tool) => {
+      const scope = options.pageScopes[tool.name];
+      // Absent context means every backend tool is available (host contract).
+      return !scope || !context || (!!viewName && scope.includes(viewName));
+    });
+    return {
+      tools: tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+        category: "backend",
+        data: tool,
+      })),
+    };
+  },
   async run(ctx, call, live: Map<string, ToolOutput>) {
-    const tool = ctx.tools.get(call.tool_name)?.backend;
+    const offered = ctx.tools.get(call.tool_name);
+    const tool = offered?.category === "backend" ? offered.data as BackendTool : undefined;
     if (!tool) {
       return failCall(
         ctx,
@@ -126,12 +85,5 @@ export const backendKind: ToolKind = {
           : `${call.tool_name} failed: ${errorText(error)}`,
       );
     }
-  },
-  pend() {
-    return Promise.reject(new Error("A backend tool runs in the turn; it never pends by itself."));
-  },
-  continue(_ctx, call) {
-    // Reached only for a record that is not this kind's own: a backend call never waits for a client.
-    throw sessionError(`Call ${call.call_id} runs in the runtime; no continuation answers it.`);
   },
 };

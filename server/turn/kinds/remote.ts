@@ -1,5 +1,6 @@
 /**
- * Remote tools (the generic-rest contract): a `get` runs inside the turn
+ * Remote tools (the generic-rest contract): the kind discovers the
+ * workspace's tool servers' tools and contexts for each turn; a `get` runs inside the turn
  * through the tool server's execute; `create` and `update` pend with the
  * server's preview until the user applies or cancels; `delete` needs a
  * second apply. A failure reaches the user and the model as a short generic
@@ -11,18 +12,33 @@ import { validationError } from "../../http/errors.ts";
 import { RemoteFailure } from "../../remote-tools/client.ts";
 import { sanitizeDisplay } from "../../remote-tools/display.ts";
 import type { RemoteCall } from "../../remote-tools/remote_tools.ts";
+import { renderRemoteContext } from "../../remote-tools/turn_parts.ts";
+import type { Verb } from "../../../protocol/mod.ts";
 import type { CallRecord } from "../../session/records.ts";
 import { toolResultEvent } from "../events.ts";
-import type { RunContext } from "../run.ts";
-import { failCall, withToolTimeout } from "./backend.ts";
+import type { RunContext } from "../run_context.ts";
+import { failCall, withToolTimeout } from "../tool_run.ts";
 import type { ToolKind } from "./kind.ts";
+
+/** What a remote tool and a call to it keep: the integration that offers it and its verb. */
+export interface RemoteData {
+  integrationId: string;
+  verb: Verb;
+}
+
+/** A call's data; records written before kinds kept their data carry it at the top level. */
+function dataOf(call: CallRecord<RemoteData>): Partial<RemoteData> {
+  if (call.data) return call.data;
+  const legacy = call as { verb?: Verb; integration_id?: string };
+  return { verb: legacy.verb, integrationId: legacy.integration_id };
+}
 
 /** What a user's decline tells the model. */
 export const DECLINED = "The user declined this action, so it was not carried out.";
 
-function remoteCall(call: CallRecord): RemoteCall {
+function remoteCall(call: CallRecord<RemoteData>): RemoteCall {
   return {
-    integrationId: call.integration_id ?? "",
+    integrationId: dataOf(call).integrationId ?? "",
     tool: call.tool_name,
     callId: call.call_id,
     arguments: call.arguments,
@@ -30,7 +46,7 @@ function remoteCall(call: CallRecord): RemoteCall {
 }
 
 /** The short text the user and the model get for a failure (never the server's own words). */
-function failure(call: CallRecord, error: unknown, ctx: RunContext): string {
+function failure(call: CallRecord<RemoteData>, error: unknown, ctx: RunContext): string {
   const what = `${call.tool_name} could not be completed`;
   if (!(error instanceof RemoteFailure)) {
     return error instanceof Error && error.name === "ToolTimeoutError"
@@ -59,13 +75,36 @@ function scopeOf(ctx: RunContext) {
  *
  * @example
  * ```ts
- * remoteKind.mode({ ...call, verb: "delete" }); // "pend"
+ * remoteKind.mode({ ...call, data: { integrationId: "int_1", verb: "delete" } }); // "pend"
  * ```
  */
-export const remoteKind: ToolKind = {
+export const remoteKind: ToolKind<RemoteData, RemoteData> = {
   category: "remote",
-  describe: (call) => (call.verb ? { verb: call.verb } : {}),
-  mode: (call) => (call.verb === "get" ? "run" : "pend"),
+  async offer({ outputMode, scope, remote, fresh, options, sessionId }) {
+    // Silent decisions offer only the context's actions: no tool server is asked.
+    if (outputMode === "host_tools" || !scope) return { tools: [] };
+    const found = await remote.discover(scope, fresh).catch((error) => {
+      options.logger.warn("remote tool discovery failed", { session_id: sessionId, error });
+      return null;
+    });
+    return {
+      tools: (found?.tools ?? []).map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameters: t.inputSchema,
+        category: "remote",
+        data: { integrationId: t.integrationId, verb: t.verb },
+      })),
+      context: fresh ? renderRemoteContext(found) : null,
+    };
+  },
+  callData: (tool) => ({ ...tool.data! }),
+  inspect: (tool) => (tool.data ? { verb: tool.data.verb } : {}),
+  describe: (call) => {
+    const { verb } = dataOf(call);
+    return verb ? { verb } : {};
+  },
+  mode: (call) => (dataOf(call).verb === "get" ? "run" : "pend"),
   async run(ctx, call) {
     const started = Date.now();
     try {
@@ -98,6 +137,7 @@ export const remoteKind: ToolKind = {
     }
   },
   async pend(ctx, call) {
+    const { verb = "update" } = dataOf(call);
     let preview: string;
     try {
       const { tools, scope } = scopeOf(ctx);
@@ -112,9 +152,9 @@ export const remoteKind: ToolKind = {
     return {
       category: "remote",
       waiting_for: "confirmation",
-      verb: call.verb,
+      verb,
       preview,
-      confirmations_required: call.verb === "delete" ? 2 : 1,
+      confirmations_required: verb === "delete" ? 2 : 1,
       confirmations_received: 0,
     };
   },
@@ -132,8 +172,10 @@ export const remoteKind: ToolKind = {
       call.error = DECLINED;
       return { kind: "recorded" };
     }
-    const received = pending.confirmations_received ?? 0;
-    if ((pending.confirmations_required ?? 1) > received + 1) {
+    if (pending.waiting_for !== "confirmation") {
+      throw validationError(`Call ${call.call_id} does not wait for a confirmation.`, []);
+    }
+    if (pending.confirmations_required > pending.confirmations_received + 1) {
       return { kind: "pending", fields: { ...pending, confirmations_received: 1 } };
     }
     return { kind: "run" };
