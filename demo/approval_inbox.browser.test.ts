@@ -122,6 +122,48 @@ describe("the approval inbox", () => {
     await until(() => root.querySelectorAll(".approval").length === 1, "the list refreshed");
   });
 
+  it("shows the input whole, however long, with bidirectional and control characters visible", async () => {
+    const long = pending("apr_5", "run_shell");
+    const tail = "&& also wire 10,000 USD";
+    long.context.tool_input = {
+      command: `npm test ${"x".repeat(5_000)} ${tail}\u202Egnp.exe\u0007`,
+    };
+    // The operator page's own stylesheet, which makes the input scroll.
+    const sheet = document.createElement("link");
+    sheet.rel = "stylesheet";
+    sheet.href = new URL("./styles.css", import.meta.url).href;
+    const loaded = new Promise((done) => (sheet.onload = done));
+    document.head.append(sheet);
+    await loaded;
+    runtime([long]);
+    mount("tok-1");
+    const shown = await until(() => root.querySelector<HTMLElement>(".input"), "the input");
+    const text = shown.textContent!;
+    ok(text.includes(tail), "the text past 400 characters is there");
+    // JSON writes a control character as its escape; an override it leaves to the page to show.
+    ok(text.includes("⟦U+202E⟧") && text.includes("\\u0007"), text.slice(-80));
+    ok(!text.includes("\u202E"), "no override reaches the page as is");
+    ok(shown.scrollHeight > shown.clientHeight, "it scrolls rather than clips");
+    equal(getComputedStyle(shown).overflowY, "auto");
+    sheet.remove();
+  });
+
+  it("a request whose input was withheld can be denied, never approved", async () => {
+    const held = pending("apr_6", "run_shell");
+    const { tool_input: _, ...rest } = held.context;
+    held.context = {
+      ...rest,
+      input_withheld: true,
+      input_withheld_reason: "the call's input was not kept (POLICY__CONTENT_CAPTURE is metadata)",
+    } as typeof held.context;
+    runtime([held]);
+    mount("tok-1");
+    const item = await until(() => root.querySelector<HTMLElement>('[data-request="apr_6"]'), "it");
+    match(item.querySelector(".withheld")!.textContent!, /not possible: .*metadata/);
+    ok(item.querySelector<HTMLButtonElement>("[data-decision=approve]")!.disabled);
+    ok(!item.querySelector<HTMLButtonElement>("[data-decision=deny]")!.disabled);
+  });
+
   it("says so when a request was decided meanwhile (409)", async () => {
     const requests = [pending("apr_3", "deploy")];
     runtime(requests);

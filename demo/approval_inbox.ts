@@ -7,8 +7,12 @@
  * went wrong (a refused token, a request decided or expired meanwhile, a
  * runtime out of reach). Every message names the tool and what it is about;
  * after a 401 or 403 it stops asking. The runtime leaves out a request whose
- * conversation moved on (a newer message superseded the call), so it goes. Everything shown is text: tool input and reasons
- * come from models and users.
+ * conversation moved on (a newer message superseded the call), so it goes.
+ * Everything shown is text: tool input and reasons come from models and
+ * users. The input is shown whole (it scrolls, it is never clipped: an
+ * approval releases all of it), with control and bidirectional characters
+ * made visible; a request whose input the runtime did not keep can only be
+ * denied.
  *
  * @module
  */
@@ -22,7 +26,14 @@ export interface ApprovalRequest {
   reason?: string;
   expires_at: string;
   seconds_left?: number;
-  context?: { session_id?: string; tool_name?: string; tool_input?: unknown };
+  context?: {
+    session_id?: string;
+    tool_name?: string;
+    tool_input?: unknown;
+    /** The runtime kept no input to show (metadata capture, or too long): it cannot be approved. */
+    input_withheld?: boolean;
+    input_withheld_reason?: string;
+  };
 }
 
 /** Options of {@linkcode mountApprovalInbox}. */
@@ -104,11 +115,26 @@ export function about(r: ApprovalRequest): string {
     }`;
 }
 
-/** The call's input as one line of text (the gate may pass it on already serialised). */
-const input = (value: unknown) => {
-  const text = typeof value === "string" ? value : JSON.stringify(value ?? {}) ?? "";
-  return text.length > 400 ? `${text.slice(0, 399)}…` : text;
-};
+// Control characters (but tab and newline), bidirectional marks, overrides and isolates, and
+// zero-width characters: shown as their code point, so text cannot hide or reorder what it says.
+const HIDDEN =
+  // deno-lint-ignore no-control-regex -- these are the characters made visible
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+
+/**
+ * Text with every invisible or reordering character shown as `⟦U+202E⟧`.
+ *
+ * @example
+ * ```ts
+ * visible("a\u202Eb"); // "a⟦U+202E⟧b"
+ * ```
+ */
+export const visible = (text: string) =>
+  text.replace(HIDDEN, (c) => `⟦U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}⟧`);
+
+/** The call's input whole (the gate may pass it on already serialised), nothing hidden or clipped. */
+const input = (value: unknown) =>
+  visible(typeof value === "string" ? value : JSON.stringify(value ?? {}) ?? "");
 
 /**
  * Mounts the inbox in `root` and keeps it fresh until `stop()`.
@@ -172,6 +198,7 @@ export function mountApprovalInbox(
 
   const item = (r: ApprovalRequest): TemplateResult => {
     const busy = view.busy.has(r.request_id);
+    const withheld = r.context?.input_withheld === true;
     return html`
       <li class="approval" data-request=${r.request_id}>
         <div class="head">
@@ -181,14 +208,26 @@ export function mountApprovalInbox(
           )} left</span>
         </div>
         <p class="reason">${r.reason || "The policy asks a person to look at this call."}</p>
-        <pre class="input">${input(r.context?.tool_input)}</pre>
+        ${withheld
+          ? html`
+            <p class="withheld"
+              role="note">Approval is not possible: ${r.context
+                ?.input_withheld_reason ??
+                "the input was not kept"}. Deny it, or ask for the call again.</p>
+          `
+          : html`<pre class="input" tabindex="0" aria-label="The call's input, whole">${
+            input(
+              r.context?.tool_input,
+            )
+          }</pre>`}
         <p class="meta">session ${r.context?.session_id ?? "?"} · user ${r.user_id ?? "?"} · ${r
           .request_id}</p>
         <div class="decide">
           <input data-reason=${r
             .request_id} aria-label="Reason (optional)" placeholder="Reason (optional)"
             maxlength="1000" />
-          <button type="button" class="primary" data-decision="approve" ?disabled=${busy}
+          <button type="button" class="primary" data-decision="approve" ?disabled=${busy ||
+            withheld}
             @click=${() => decide(r.request_id, "approve")}>Approve</button>
           <button type="button" data-decision="deny" ?disabled=${busy}
             @click=${() => decide(r.request_id, "deny")}>Deny</button>

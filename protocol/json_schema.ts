@@ -12,16 +12,26 @@
  * Schemas come from pages and host servers, so the work is bounded: every
  * schema node visited costs one step of a budget (a call that runs out fails
  * with an issue saying so), and `pattern` runs through an injectable matcher
- * on strings of bounded length (the server passes a linear-time engine).
+ * on strings of bounded length (the server passes a linear-time engine), each
+ * test charged its program's size times the text before it runs. A wall-clock
+ * deadline (50 ms) stops a validation whatever its steps.
  *
  * @module
  */
 import { codePoints, equal, hasType, resolvePointer } from "./_json_values.ts";
 import { describe, grouped, isObject, label as fieldLabel } from "./_values.ts";
 import type { Issue } from "./issues.ts";
-import { type Budget, newBudget, OutOfSteps, type ValidateOptions } from "./_json_schema_budget.ts";
+import {
+  type Budget,
+  newBudget,
+  OutOfSteps,
+  patternCost,
+  type PatternTest,
+  spend,
+  type ValidateOptions,
+} from "./_json_schema_budget.ts";
 
-export type { PatternMatcher, ValidateOptions } from "./_json_schema_budget.ts";
+export type { PatternMatcher, PatternTest, ValidateOptions } from "./_json_schema_budget.ts";
 
 /**
  * A JSON schema: an object of keywords, or `true` (anything) / `false` (nothing).
@@ -59,14 +69,19 @@ class Run {
 
   /** Charges work to the budget shared by every sub-run; throws once it is spent. */
   #spend(steps: number): void {
-    this.#budget.left -= steps;
-    if (this.#budget.left < 0) throw new OutOfSteps();
+    spend(this.#budget, steps);
   }
 
-  /** A pattern test costs in proportion to the text it reads. */
-  #matches(test: (text: string) => boolean, text: string): boolean {
-    this.#spend(1 + (text.length >> 6));
-    return test(text);
+  /**
+   * A pattern test costs its program's size times the text it reads, charged before it runs (a test
+   * the budget cannot pay is never started); the clock is read after it.
+   */
+  #matches(test: PatternTest, source: string, text: string): boolean {
+    // An engine that does not say its program's size is charged the pattern's length.
+    spend(this.#budget, patternCost(test.size ?? source.length + 2, text));
+    const matched = test(text);
+    spend(this.#budget, 0, true);
+    return matched;
   }
 
   report(path: Path, message: string): void {
@@ -158,7 +173,7 @@ class Run {
           path,
           `the schema's pattern for ${field} is not a valid regular expression; fix the schema.`,
         );
-      } else if (!this.#matches(test, value)) {
+      } else if (!this.#matches(test, schema.pattern, value)) {
         this.report(path, `${field} must match the pattern ${schema.pattern}; change it to fit.`);
       }
     }
@@ -328,11 +343,13 @@ export function validateJsonSchema(
     run.check(schema, value, [], 0);
   } catch (error) {
     if (!(error instanceof OutOfSteps)) throw error;
+    const within = error.spent === "time"
+      ? `${grouped(budget.deadlineMs)} ms`
+      : `${grouped(budget.max)} steps of their schema`;
     return [{
       path: "",
-      message: `the arguments could not be checked within ${
-        grouped(budget.max)
-      } steps of their schema; the schema is too complex, so simplify it.`,
+      message:
+        `the arguments could not be checked within ${within}; the schema is too complex, so simplify it.`,
     }];
   }
   return run.issues;

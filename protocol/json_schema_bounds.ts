@@ -11,6 +11,7 @@
 import { resolvePointer } from "./_json_values.ts";
 import { grouped, isObject } from "./_values.ts";
 import type { Issue } from "./issues.ts";
+import { patternSize } from "./_pattern_size.ts";
 
 /**
  * The bounds of a submitted schema and of one validation against it.
@@ -27,10 +28,18 @@ export const JSON_SCHEMA_LIMITS = {
   depth: 32,
   /** Characters of one `pattern`. */
   pattern_chars: 1_000,
+  /** Instructions a `pattern` compiles to (a linear-time engine's work is this times the text). */
+  pattern_program: 2_000,
+  /** The count of one counted repeat in a `pattern` (`x{n}`, `x{n,m}`). */
+  pattern_repeat: 1_000,
   /** Schema nodes one validation may visit; also the most ways alternatives may combine. */
   steps: 10_000,
   /** Characters of a string checked against a `pattern`. */
   pattern_input: 4_096,
+  /** Program instructions times characters of text that cost one step of a pattern test. */
+  pattern_step: 32,
+  /** Milliseconds one validation may run, whatever its steps. */
+  deadline_ms: 50,
 } as const;
 
 type Node = Record<string, unknown>;
@@ -46,6 +55,26 @@ function sameValueTargets(root: unknown, node: Node): { to: unknown; via: string
   }
   if (node.not !== undefined) out.push({ to: node.not, via: "not" });
   return out.filter((t) => isObject(t.to));
+}
+
+/** Why a pattern's text is refused (too long, repeats too much, compiles too big), or null. */
+function patternProblem(source: string): string | null {
+  const { pattern_chars, pattern_repeat, pattern_program } = JSON_SCHEMA_LIMITS;
+  if (source.length > pattern_chars) {
+    return `the pattern is longer than ${grouped(pattern_chars)} characters; shorten it.`;
+  }
+  const { program, repeat } = patternSize(source);
+  if (repeat > pattern_repeat) {
+    return `the pattern repeats something ${grouped(repeat)} times, over the ${
+      grouped(pattern_repeat)
+    } a counted repeat may ask; lower the count.`;
+  }
+  if (program > pattern_program) {
+    return `the pattern compiles to about ${grouped(program)} instructions, over ${
+      grouped(pattern_program)
+    } (counted repeats copy what they repeat); simplify it.`;
+  }
+  return null;
 }
 
 /** Walks the schema once: size, nesting, patterns and references; the path of every schema object. */
@@ -72,15 +101,9 @@ function walk(schema: unknown, issues: Issue[]): Map<Node, string> | null {
     }
     const node = value as Node;
     if (!paths.has(node)) paths.set(node, path);
-    if (
-      typeof node.pattern === "string" && node.pattern.length > JSON_SCHEMA_LIMITS.pattern_chars
-    ) {
-      issues.push({
-        path: at(path, "pattern"),
-        message: `the pattern is longer than ${
-          grouped(JSON_SCHEMA_LIMITS.pattern_chars)
-        } characters; shorten it.`,
-      });
+    if (typeof node.pattern === "string") {
+      const problem = patternProblem(node.pattern);
+      if (problem) issues.push({ path: at(path, "pattern"), message: problem });
     }
     if (node.$ref !== undefined) {
       const ref = node.$ref;

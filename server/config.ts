@@ -12,6 +12,7 @@ import type { Authenticate } from "./http/principal.ts";
 import type { PolicyHook } from "./tools/policy.ts";
 import type { PolicyOptions } from "./policy/options.ts";
 import type { ModelObject } from "./model/ai_sdk7.ts";
+import type { Resolve } from "./remote-tools/address.ts";
 import { createLogger, log, type Logger } from "./log.ts";
 import { DEFAULT_MODEL_OPTIONS, type ModelOptions } from "./model/budget.ts";
 import { DEFAULT_HISTORY_OPTIONS, type HistoryOptions } from "./history/options.ts";
@@ -73,6 +74,11 @@ export interface RemoteToolsOptions {
   timeoutMs: number;
   /** `REMOTE_TOOLS__WORKSPACE`: the workspace of `trusted_local` callers (default `default`). */
   workspace: string;
+  /**
+   * Resolves a tool server's host name to its addresses (default: the system's resolver). The
+   * check and the connection both use its one answer; tests give names their own answers here.
+   */
+  resolve?: Resolve;
 }
 
 /** Developer aids: see docs/inspector.md. */

@@ -1,6 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createLogger, formatLogLine, redact, registerSecret } from "./log.ts";
+import {
+  createLogger,
+  formatLogLine,
+  redact,
+  redactValue,
+  registerSecret,
+  SECRET_FRAGMENT,
+} from "./log.ts";
 import { registerConfiguredSecrets } from "./secrets.ts";
 import { resolveOptions } from "./config.ts";
 
@@ -58,4 +65,33 @@ test("a runtime given a warn function receives finished, redacted lines", () => 
   options.logger.warn("login with hunter2-secret", { session_id: "s1" });
   assert.equal(seen.length, 1);
   assert.deepEqual(JSON.parse(seen[0]).msg, "login with [redacted]");
+});
+
+test("a piece of a registered secret is redacted too: a provider's parse error quoting part of a key", () => {
+  registerSecret("sk-live-LE4k3d-9f8e7d6c5b4a");
+  const lines: string[] = [];
+  const logger = createLogger((line) => lines.push(line));
+  logger.error('the provider answered invalid JSON: {"bad":sk-live-LE', {
+    error: new Error('Unexpected token s in JSON at position 7: {"bad":sk-live-LE'),
+    tail: "…9f8e7d6c5b4a",
+  });
+  assert.ok(!lines[0].includes("sk-live-LE"), lines[0]);
+  assert.ok(!lines[0].includes("9f8e7d6c"), lines[0]);
+  // Pieces shorter than SECRET_FRAGMENT are not secrets on their own.
+  assert.equal(redact("sk-live"), "sk-live");
+  assert.equal(
+    redact("a run of sk-live-LE4k3d-9f8e7d6c5b4a twice sk-live-LE4k3d"),
+    "a run of [redacted] twice [redacted]",
+  );
+  assert.equal(SECRET_FRAGMENT, 8);
+});
+
+test("redactValue redacts every string of a JSON value, keys too, and keeps a clean value as it is", () => {
+  registerSecret("bearer-echo-0a1b2c3d4e5f");
+  const clean = { a: [1, "two", { three: null }] };
+  assert.equal(redactValue(clean), clean);
+  assert.deepEqual(
+    redactValue({ output: { auth: "Bearer bearer-echo-0a1b2c3d4e5f", ["bearer-echo-0a1b"]: 1 } }),
+    { output: { auth: "Bearer [redacted]", "[redacted]": 1 } },
+  );
 });

@@ -12,7 +12,8 @@
  * Only a principal with the `admin` or `operator` role may use them, so a
  * session's own client, which has neither, cannot approve its own calls.
  * What an entry shows of the call follows the capture mode
- * (`POLICY__CONTENT_CAPTURE`, `metadata` by default: no arguments).
+ * (`POLICY__CONTENT_CAPTURE`, `full` by default): the input whole, or
+ * `input_withheld`, and then an approve is refused (409) and a deny taken.
  *
  * @module
  */

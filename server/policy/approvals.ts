@@ -16,7 +16,7 @@ export interface ApprovalRecord {
   agent_id: string;
   user_id: string | null;
   action: string;
-  /** What the operator sees: harness, session, chat, call, tool, and the input (clipped). */
+  /** What the operator sees: harness, session, chat, call, tool, and the input (whole, or `input_withheld`). */
   context: Record<string, unknown>;
   digest: string;
   reason: string;
@@ -203,6 +203,15 @@ export class Approvals {
         409,
         `Approval request ${requestId} expired; it cannot be decided.`,
         "expired",
+      );
+    }
+    // An approval releases the whole input: one nobody could see whole is never approved.
+    if (decision === "approve" && r.context.input_withheld === true) {
+      throw new ApprovalConflict(
+        409,
+        `Approval request ${requestId} cannot be approved: ${
+          String(r.context.input_withheld_reason ?? "its input was not kept")
+        }. Deny it, or keep inputs (POLICY__CONTENT_CAPTURE=full) and have the call made again.`,
       );
     }
     // The token lives as long as the policies' window at the time of the decision.

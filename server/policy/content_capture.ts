@@ -1,11 +1,18 @@
 /**
  * What an approval request keeps of a call's context, by the capture mode
  * (`POLICY__CONTENT_CAPTURE`), as Zentinelle's content capture does:
- * `metadata` (the default) keeps who, where and which tool but no content
- * (`tool_input`, `tool_args`, prompts, outputs), `redacted` keeps content
- * with secrets and personal data masked, `full` keeps it as sent. Secret
- * fields (`approval_token`, keys, passwords) and `_`-prefixed internals are
- * never kept. Whatever is kept is bounded (Tether's own limit).
+ * `metadata` keeps who, where and which tool but no content (`tool_input`,
+ * `tool_args`, prompts, outputs), `redacted` keeps content with secrets and
+ * personal data masked, `full` (the embedded engine's default: Tether's
+ * extension, since an approver must see what they release) keeps it as sent.
+ * Secret fields (`approval_token`, keys, passwords) and `_`-prefixed
+ * internals are never kept. Other content is bounded (Tether's own limit).
+ *
+ * The call's input (`tool_input`, `tool_args`) is kept whole or not at all:
+ * never clipped, since an approval releases all of it. When it is not kept
+ * (metadata capture, or longer than `MAX_INPUT_CHARS`) the request says so,
+ * `input_withheld` with `input_withheld_reason`, and cannot be approved.
+ * Secret fields inside it show as `[REDACTED]`, so the approver sees they are there.
  *
  * @module
  */
@@ -86,6 +93,22 @@ function keep(value: unknown, mode: CaptureMode, depth: number): unknown {
   return out;
 }
 
+/** The longest input (as JSON text) an approval request keeps; a longer one is withheld, never clipped. */
+export const MAX_INPUT_CHARS = 65_536;
+const INPUT_KEYS = ["tool_input", "tool_args"];
+
+/** The input as sent (masked under `redacted`), whole: no clipping, secret fields shown masked. */
+function whole(value: unknown, mode: CaptureMode): unknown {
+  if (typeof value === "string") return mode === "redacted" ? maskText(value) : value;
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((v) => whole(v, mode));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    out[key] = SECRET_KEYS.has(key.toLowerCase()) ? MASK : whole(v, mode);
+  }
+  return out;
+}
+
 /**
  * The part of a context an approval request keeps under a capture mode.
  *
@@ -98,5 +121,24 @@ export function captureContext(
   context: Record<string, unknown>,
   mode: CaptureMode,
 ): Record<string, unknown> {
-  return keep(context, mode, 0) as Record<string, unknown>;
+  const rest = { ...context };
+  for (const key of INPUT_KEYS) delete rest[key];
+  const out = keep(rest, mode, 0) as Record<string, unknown>;
+  let withheld = "";
+  for (const key of INPUT_KEYS) {
+    if (context[key] === undefined) continue;
+    if (mode === "metadata") {
+      withheld =
+        "the call's input was not kept (POLICY__CONTENT_CAPTURE is metadata), so nobody can see it";
+    } else if ((JSON.stringify(context[key]) ?? "").length > MAX_INPUT_CHARS) {
+      withheld =
+        `the call's input is longer than ${MAX_INPUT_CHARS} characters, too long to show whole`;
+    } else out[key] = whole(context[key], mode);
+  }
+  if (withheld) {
+    for (const key of INPUT_KEYS) delete out[key];
+    out.input_withheld = true;
+    out.input_withheld_reason = withheld;
+  }
+  return out;
 }

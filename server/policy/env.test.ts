@@ -56,9 +56,9 @@ test("zentinelle without its URL and key stops the start", async () => {
   await assert.rejects(h.app.engine(), /POLICY__ZENTINELLE_URL and POLICY__ZENTINELLE_KEY/);
 });
 
-test("the harness is the agent host's own slug by default, and capture is metadata", () => {
+test("the harness is the agent host's own slug by default, and capture is full (approvers see input)", () => {
   const options = resolvePolicyOptions();
   assert.equal(options.harness, "tether");
-  assert.equal(options.contentCapture, "metadata");
+  assert.equal(options.contentCapture, "full");
   assert.equal(options.cwd, undefined, "no working directory is claimed unless configured");
 });

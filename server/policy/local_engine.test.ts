@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { memoryStore } from "../kv/memory.ts";
-import type { ApprovalConflict } from "./approvals.ts";
+import { ApprovalConflict } from "./approvals.ts";
+import { MAX_INPUT_CHARS } from "./content_capture.ts";
 import type { EvaluateBody } from "./contract.ts";
 import { LocalPolicyEngine } from "./local_engine.ts";
 import type { PolicyDocument } from "./policy_file.ts";
@@ -145,8 +146,8 @@ test("approvals live in the store: another engine on the same store redeems the 
   assert.equal((await engine.evaluate(body(undefined, token), "tether")).decision, "deny");
 });
 
-test("the inbox shows the call's tool and session but, by default, not its input, newest first", async () => {
-  const { engine, advance } = setup();
+test("under metadata capture the inbox shows the call's tool and session but not its input, newest first", async () => {
+  const { engine, advance } = setup(doc(), "metadata");
   await engine.evaluate(body({ command: "npm test" }), "tether");
   advance(1_000);
   await engine.evaluate(body({ command: "npm run build", token: "tok" }), "tether");
@@ -157,8 +158,37 @@ test("the inbox shows the call's tool and session but, by default, not its input
     assert.equal(r.context.session_id, "s1");
     assert.equal(r.context.tool_name, "Bash");
     assert.equal("tool_input" in r.context, false, "metadata capture keeps no arguments");
+    assert.equal(r.context.input_withheld, true);
   }
   assert.match(inbox[0].reason, /requires approval/);
+  // Nobody saw the input, so nobody may release it; a denial stays possible.
+  await assert.rejects(
+    engine.approvals.decide(inbox[0].request_id, "approve", "ops"),
+    (error: Error) => error instanceof ApprovalConflict && /metadata/.test(error.message),
+  );
+  assert.equal(
+    (await engine.approvals.decide(inbox[0].request_id, "deny", "ops")).status,
+    "denied",
+  );
+});
+
+test("by default the input is kept whole, however long, and shown whole to the approver", async () => {
+  const { engine } = setup();
+  const command = `npm test ${"x".repeat(5_000)} && also wire 10,000 USD`;
+  await engine.evaluate(body({ command, password: "hunter22" }), "tether");
+  const [r] = await engine.approvals.pending();
+  assert.deepEqual(r.context.tool_input, { command, password: "[REDACTED]" });
+  assert.equal(r.context.input_withheld, undefined);
+  await engine.approvals.decide(r.request_id, "approve", "ops");
+});
+
+test("an input too long to show whole is withheld, never clipped, and cannot be approved", async () => {
+  const { engine } = setup();
+  await engine.evaluate(body({ command: "a".repeat(MAX_INPUT_CHARS + 1) }), "tether");
+  const [r] = await engine.approvals.pending();
+  assert.equal("tool_input" in r.context, false);
+  assert.match(String(r.context.input_withheld_reason), /too long to show whole/);
+  await assert.rejects(engine.approvals.decide(r.request_id, "approve", "ops"), ApprovalConflict);
 });
 
 test("full capture keeps the input; redacted masks what looks secret or personal", async () => {
@@ -183,5 +213,5 @@ test("full capture keeps the input; redacted masks what looks secret or personal
   >;
   assert.equal(kept.command, "deploy --key [REDACTED]");
   assert.equal(kept.mail, "[REDACTED]");
-  assert.equal("password" in kept, false, "secret fields are never kept");
+  assert.equal(kept.password, "[REDACTED]", "secret fields show as masked, never as sent");
 });

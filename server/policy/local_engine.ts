@@ -40,7 +40,7 @@ export interface LocalEngineOptions {
   secret?: string;
   /** Where approval decisions are logged (the runtime's logger at info). */
   log?: (message: string, fields: Record<string, unknown>) => void;
-  /** What an approval request keeps of the call's context (default `metadata`, as Zentinelle). */
+  /** What an approval request keeps of the call's context (default `full`, so approvers see the input whole). */
   contentCapture?: CaptureMode;
 }
 
@@ -71,7 +71,7 @@ export class LocalPolicyEngine {
   #capture: CaptureMode;
 
   constructor(options: LocalEngineOptions) {
-    this.#capture = options.contentCapture ?? "metadata";
+    this.#capture = options.contentCapture ?? "full";
     this.approvals = new Approvals({
       store: options.store,
       now: options.now ?? Date.now,

@@ -30,7 +30,10 @@ export interface PolicyOptions {
    * `context.cwd` (relative paths and path rules resolve against it). Absent: none is sent.
    */
   cwd?: string;
-  /** `POLICY__CONTENT_CAPTURE`: what approval requests keep of a call (`metadata`, `redacted`, `full`; default `metadata`). */
+  /**
+   * `POLICY__CONTENT_CAPTURE`: what approval requests keep of a call (`metadata`, `redacted`, `full`;
+   * default `full`, so an approver sees the input whole; under `metadata` approvals cannot be granted).
+   */
   contentCapture: CaptureMode;
   /** `POLICY__AGENT_KEYS`: keys other agent hosts use with Tether's policy service, key → agent id. */
   agentKeys: Record<string, string>;
@@ -61,7 +64,7 @@ export function resolvePolicyOptions(partial: Partial<PolicyOptions> = {}): Poli
     backend: "local",
     timeoutMs: 5_000,
     harness: "tether",
-    contentCapture: "metadata",
+    contentCapture: "full",
     agentKeys: {},
     agentId: "tether",
     pollMs: 2_000,

@@ -1,7 +1,8 @@
 /**
  * The paths a tool call touches, as the argument rules read them: from
  * `file_path`, `path`, `notebook_path`, `paths` and the file headers of an
- * apply_patch patch, resolved against `workdir` or `cwd` in the arguments (or
+ * apply_patch patch (in `patch` or `input`, or handed to `apply_patch` in a
+ * command, Codex's `bash -lc "apply_patch <<'EOF' ..."` included), resolved against `workdir` or `cwd` in the arguments (or
  * the context's `cwd`), with `.` and `..` resolved. Symbolic links are not
  * visible here.
  *
@@ -10,7 +11,8 @@
 
 const MAX_PATHS = 256;
 const MAX_PATH_CHARS = 4_096;
-const PATCH_HEADER = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm;
+// Codex reads a header with whitespace before it the same as one without.
+const PATCH_HEADER = /^[ \t]*\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm;
 
 /** Arguments the rules cannot read (a path that is not a string, too many paths). */
 export class PathReadError extends Error {
@@ -18,14 +20,15 @@ export class PathReadError extends Error {
 }
 
 /**
- * The raw path strings of a tool input, in order; empty when it names none.
+ * The raw path strings of a tool input, in order; empty when it names none. `patches` are patch
+ * texts found in its command.
  *
  * @example
  * ```ts
  * pathsOf({ file_path: "src/a.ts" }); // ["src/a.ts"]
  * ```
  */
-export function pathsOf(input: Record<string, unknown>): string[] {
+export function pathsOf(input: Record<string, unknown>, patches: readonly string[] = []): string[] {
   const found: string[] = [];
   const take = (value: unknown, field: string) => {
     if (typeof value !== "string" || value === "") {
@@ -44,7 +47,7 @@ export function pathsOf(input: Record<string, unknown>): string[] {
     if (!Array.isArray(input.paths)) throw new PathReadError("paths must be a list of strings.");
     input.paths.forEach((p, i) => take(p, `paths[${i}]`));
   }
-  for (const patch of patchTexts(input)) {
+  for (const patch of [...patchTexts(input), ...patches]) {
     for (const m of patch.matchAll(PATCH_HEADER)) take(m[1].trim(), "the patch's file headers");
   }
   return found;

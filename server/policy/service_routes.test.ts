@@ -249,7 +249,11 @@ test("operators decide at Zentinelle's paths too, with its bodies; a workload ke
   ]);
   assert.equal(item.trace_id, ask.body.trace_id);
   assert.equal(item.context.tool_name, "Bash");
-  assert.equal("tool_input" in item.context, false, "metadata capture: no arguments shown");
+  assert.deepEqual(
+    item.context.tool_input,
+    context.tool_input,
+    "the approver sees the input whole",
+  );
   const asWorkload = await h.call("POST", `/api/zentinelle/v1/approvals/requests/${id}/decision`, {
     decision: "approve",
   }, {

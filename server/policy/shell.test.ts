@@ -1,6 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MAX_COMMAND_CHARS, readCommand, ShellParseError } from "./shell.ts";
+import {
+  commandName,
+  commandStart,
+  MAX_COMMAND_CHARS,
+  readCommand,
+  ShellParseError,
+} from "./shell.ts";
 
 const texts = (input: string | string[]) => readCommand(input).commands.map((w) => w.join(" "));
 
@@ -42,7 +48,14 @@ test("what a shell could read differently is noted", () => {
     "a backslash before $, ` or a newline inside double quotes",
   ]);
   assert.deepEqual(readCommand("echo $'a\\'b'").ambiguous, ["$'...' quoting"]);
-  assert.deepEqual(readCommand("cat <<EOF\nx\nEOF").ambiguous, ["a here-document"]);
+  assert.deepEqual(readCommand("cat <<EOF\n$HOME\nEOF").ambiguous, [
+    "a here-document that expands",
+  ]);
+  assert.deepEqual(readCommand("cat <<EOF\nplain\nEOF").ambiguous, []);
+  assert.deepEqual(readCommand("echo $HOME").ambiguous, ["a variable or parameter expansion"]);
+  assert.deepEqual(readCommand("curl x | bash").ambiguous, [
+    "a shell whose script is not in the command (piped in, or a file)",
+  ]);
   assert.deepEqual(readCommand("cat <<< word").ambiguous, []);
 });
 
@@ -78,4 +91,35 @@ test("reading is bounded: text length and nesting", () => {
   assert.throws(() => readCommand("a".repeat(MAX_COMMAND_CHARS + 1)), ShellParseError);
   assert.throws(() => readCommand("(".repeat(40) + ")".repeat(40)), ShellParseError);
   assert.throws(() => readCommand(`${"eval ".repeat(40)}rm -rf /`), ShellParseError);
+});
+
+test("options before -c, --, argv forms and wrappers all lead to the script", () => {
+  for (
+    const form of [
+      "bash -c -- 'rm -rf /'",
+      "bash -O extglob -c 'rm -rf /'",
+      "bash +x -c 'rm -rf /'",
+      "bash --norc --noprofile -c 'rm -rf /'",
+      "env FOO=1 timeout 5 nice -n 2 bash -c 'rm -rf /'",
+      "xargs sh -c 'rm -rf /'",
+    ]
+  ) {
+    assert.ok(texts(form).includes("rm -rf /"), form);
+  }
+  assert.ok(texts(["bash", "-c", "--", "rm -rf /"]).includes("rm -rf /"));
+});
+
+test("here-strings and here-documents are the input of their command, and a shell's script", () => {
+  const r = readCommand("cat <<'EOF' | wc -l\nline $HOME\nEOF\necho after");
+  assert.deepEqual(r.commands.map((w) => w.join(" ")), ["cat", "wc -l", "echo after"]);
+  assert.deepEqual(r.inputs, ["line $HOME", undefined, undefined]);
+  assert.deepEqual(r.ambiguous, [], "a quoted delimiter does not expand");
+  assert.ok(texts("bash <<< 'rm -rf /'").includes("rm -rf /"));
+  assert.ok(texts("sh <<-EOF\n\trm -rf /\n\tEOF").includes("rm -rf /"));
+});
+
+test("a command's name is its word without the path", () => {
+  assert.equal(commandName("/bin/rm"), "rm");
+  assert.equal(commandName("./rm"), "rm");
+  assert.equal(commandStart(["env", "-u", "X", "A=1", "timeout", "-s", "KILL", "5", "rm"]), 8);
 });

@@ -4,6 +4,8 @@ import { startNode } from "../runtime/node.ts";
 import { backendCases, CASE_POLICIES } from "./backend.case.ts";
 import { type DoublePolicy, zentinelleDouble } from "../../tests/zentinelle/double.ts";
 import { reasonOf, zentinelleBackend } from "./zentinelle_backend.ts";
+import { PolicyUnavailable } from "./backend.ts";
+import { serveLoopback } from "../testing/loopback.ts";
 
 const KEY = "sk_agent_test_key_0123456789";
 
@@ -82,6 +84,29 @@ test("over the wire, Zentinelle's 400 and 401 reasons reach the denial", async (
     const stranger = zentinelleBackend({ url: z.url, key: "sk_agent_unknown", timeoutMs: 2_000 });
     await assert.rejects(stranger.approval("x"), /401 \(Invalid API key\)/);
   } finally {
+    await z.close();
+  }
+});
+
+test("a redirect is a failure: the key is not sent on and the answer behind it is not trusted", async () => {
+  const z = await zentinelleDouble();
+  z.policies = DOUBLE_POLICIES;
+  const before = z.received.length;
+  const redirector = await serveLoopback((req) =>
+    new Response(null, {
+      status: 307,
+      headers: { location: `${z.url}${new URL(req.url).pathname}` },
+    })
+  );
+  try {
+    const backend = zentinelleBackend({ url: redirector.url, key: z.key, timeoutMs: 5_000 });
+    await assert.rejects(
+      backend.evaluate({ action: "tool_call", user_id: "u", context: {} } as never),
+      (error: Error) => error instanceof PolicyUnavailable && /redirect/.test(error.message),
+    );
+    assert.equal(z.received.length, before, "nothing reached the address the redirect named");
+  } finally {
+    await redirector.close();
     await z.close();
   }
 });

@@ -5,7 +5,9 @@
  * refused connection, a 4xx, a 5xx (503 carries "Policy evaluation
  * unavailable"), a body that is not JSON. The reason Zentinelle gives is
  * kept: DRF's `{"detail": ...}` (401, 403, 404), `error`, a deny's `reason`,
- * or the first field of a 400's field list.
+ * or the first field of a 400's field list. A redirect is never followed (it
+ * would send the key elsewhere and trust whatever answers there): it fails,
+ * so the call is denied.
  *
  * Before the gate trusts it, the backend checks that the service is a
  * release Tether can work with (`probe()`, see `zentinelle_version.ts`).
@@ -60,12 +62,17 @@ export function zentinelleBackend(options: ZentinelleOptions): PolicyBackend & {
       res = await doFetch(`${base}/api/zentinelle/v1${path}`, {
         ...init,
         headers: { "content-type": "application/json", "x-zentinelle-key": options.key },
+        // A redirect would carry the key to another address and trust its answer: it fails instead.
+        redirect: "error",
         signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
       });
     } catch (error) {
+      const said = `${(error as Error).message} ${String((error as Error).cause ?? "")}`;
       throw new PolicyUnavailable(
         timeout.aborted
           ? `Zentinelle did not answer within ${options.timeoutMs} ms`
+          : /redirect/i.test(said)
+          ? "Zentinelle answered with a redirect, which is refused: the key goes only to the configured URL"
           : `Zentinelle could not be reached (${(error as Error).message})`,
       );
     }

@@ -3,6 +3,8 @@
  * every address it resolves to, is public, unless the operator allowed it
  * (`REMOTE_TOOLS__ALLOWED_HOSTS`). A registration must not become a way to
  * reach the runtime's own network (loopback, private, link-local ranges).
+ * The name is resolved once: the connection is made to an address the check
+ * saw (`resolveBaseUrl`), never resolved again.
  *
  * @module
  */
@@ -94,6 +96,25 @@ export async function checkBaseUrl(
   allowedHosts: readonly string[],
   resolve: Resolve = resolveAll,
 ): Promise<string> {
+  return (await resolveBaseUrl(raw, allowedHosts, resolve)).url;
+}
+
+/**
+ * Checks a tool server's base URL as {@linkcode checkBaseUrl} does, and returns the address the
+ * connection must use: the first of the addresses the check resolved (every one of them checked).
+ * Connecting there, not to the name, means a name that answers a public address to the check and
+ * a private one to the connection (DNS rebinding) reaches only the address that was checked.
+ *
+ * @example
+ * ```ts
+ * const { url, address } = await resolveBaseUrl("https://app.example.com/assistant", []);
+ * ```
+ */
+export async function resolveBaseUrl(
+  raw: string,
+  allowedHosts: readonly string[],
+  resolve: Resolve = resolveAll,
+): Promise<{ url: string; address: string }> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -111,14 +132,14 @@ export async function checkBaseUrl(
   if (url.search || url.hash) throw new Error("base_url must not carry a query or a fragment.");
   const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
   const allowed = new Set(allowedHosts.map((h) => h.replace(/^\[|\]$/g, "").toLowerCase()));
+  let addresses: string[];
+  try {
+    addresses = isIP(host) ? [host] : await resolve(host);
+  } catch {
+    throw new Error(`The host of base_url (${host}) could not be resolved.`);
+  }
+  if (!addresses.length) throw new Error(`The host of base_url (${host}) has no address.`);
   if (!allowed.has(host)) {
-    let addresses: string[];
-    try {
-      addresses = isIP(host) ? [host] : await resolve(host);
-    } catch {
-      throw new Error(`The host of base_url (${host}) could not be resolved.`);
-    }
-    if (!addresses.length) throw new Error(`The host of base_url (${host}) has no address.`);
     const blocked = addresses.find((a) => !allowed.has(a.toLowerCase()) && isPrivateAddress(a));
     if (blocked) {
       throw new Error(
@@ -126,5 +147,5 @@ export async function checkBaseUrl(
       );
     }
   }
-  return url.href.replace(/\/+$/, "");
+  return { url: url.href.replace(/\/+$/, ""), address: addresses[0] };
 }

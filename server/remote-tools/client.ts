@@ -1,12 +1,18 @@
 /**
  * The runtime's side of the wire to one tool server: the four endpoints,
+ * connected at the address the address check saw (never resolved again),
  * with the bearer secret, the execution scope, a timeout, no redirects, and
- * bounded bodies. Every failure becomes a `RemoteFailure` that keeps the
+ * bounded bodies, and every registered secret redacted from what it answers
+ * (before the model, the events or the store see it). Every failure becomes a `RemoteFailure` that keeps the
  * status and the server's own `error` text for the log (never for the user).
  *
  * @module
  */
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isIP, type LookupFunction } from "node:net";
 import type { Integration } from "./integrations.ts";
+import { redactValue } from "../log.ts";
 import { BOUNDS, plainText, ShapeError } from "./shapes.ts";
 
 /** Who a call acts for (the contract's execution scope). */
@@ -57,25 +63,66 @@ export function scopeQuery(scope: ExecutionScope): string {
   return q.toString();
 }
 
-async function readBounded(res: Response, max: number): Promise<string> {
-  const reader = res.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      throw new ShapeError(`the answer is over ${max} bytes`);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) (all.set(c, at), at += c.byteLength);
-  return new TextDecoder().decode(all);
+/** What a tool server answered: the status and, for anything but a redirect, the body's text. */
+interface Answered {
+  status: number;
+  text: string;
+}
+
+/**
+ * One HTTP(S) request to `url`, connected to `address` (the one the address check saw) whatever
+ * the name resolves to now: node:http's `lookup` answers with it, so there is no second resolution.
+ * The Host header and TLS (server name and certificate) still use the URL's name. Redirects are not
+ * followed; a body over `max` bytes is cut off.
+ */
+function pinnedRequest(
+  url: URL,
+  address: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+  max: number,
+  signal: AbortSignal,
+): Promise<Answered> {
+  const family = isIP(address);
+  const lookup: LookupFunction = (_host, options, done) => // deno-lint-ignore no-explicit-any -- node's callback takes either form, by `all`
+  (options?.all ? (done as any)(null, [{ address, family }]) : done(null, address, family));
+  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise<Answered>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    // No pooled agent: a kept-alive socket is keyed by name, and could be one made to another address.
+    const options = { method: init.method, headers: init.headers, lookup, agent: false };
+    const req = send(url, options, (res) => {
+      const status = res.statusCode ?? 0;
+      if (status >= 300 && status < 400) {
+        res.destroy();
+        return resolve({ status, text: "" });
+      }
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      res.on("data", (chunk: Uint8Array) => {
+        size += chunk.byteLength;
+        if (size > max) {
+          res.destroy();
+          reject(new ShapeError(`the answer is over ${max} bytes`));
+        } else chunks.push(chunk);
+      });
+      res.on("end", () => {
+        const all = new Uint8Array(size);
+        let at = 0;
+        for (const c of chunks) (all.set(c, at), at += c.byteLength);
+        resolve({ status, text: new TextDecoder().decode(all) });
+      });
+      res.on("error", reject);
+      res.on("close", () => {
+        if (!res.complete) reject(new Error("the connection closed before the answer ended"));
+      });
+    });
+    // Rejected here too: not every runtime's node:http reports a destroyed request as an error.
+    const abort = () => (reject(signal.reason), req.destroy());
+    signal.addEventListener("abort", abort, { once: true });
+    req.on("close", () => signal.removeEventListener("abort", abort));
+    req.on("error", reject);
+    req.end(init.body);
+  });
 }
 
 /**
@@ -88,6 +135,7 @@ async function readBounded(res: Response, max: number): Promise<string> {
  */
 export async function callServer(
   integration: Integration,
+  address: string,
   method: "GET" | "POST",
   path: string,
   payload: unknown,
@@ -97,50 +145,57 @@ export async function callServer(
   const timeout = AbortSignal.timeout(timeoutMs);
   const abort = signal ? AbortSignal.any([signal, timeout]) : timeout;
   const endpoint = path.split("?")[0];
-  let res: Response;
+  let answered: Answered;
   try {
-    res = await fetch(`${integration.base_url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${integration.secret}`,
-        accept: "application/json",
-        ...(payload === null ? {} : { "content-type": "application/json" }),
+    answered = await pinnedRequest(
+      new URL(`${integration.base_url}${path}`),
+      address,
+      {
+        method,
+        headers: {
+          authorization: `Bearer ${integration.secret}`,
+          accept: "application/json",
+          ...(payload === null ? {} : { "content-type": "application/json" }),
+        },
+        body: payload === null ? undefined : JSON.stringify(payload),
       },
-      body: payload === null ? undefined : JSON.stringify(payload),
-      redirect: "manual",
-      signal: abort,
-    });
+      BOUNDS.bodyBytes,
+      abort,
+    );
   } catch (error) {
     if (signal?.aborted) throw error;
+    if (error instanceof ShapeError) {
+      throw new RemoteFailure("shape", `${method} ${endpoint}: ${error.message}`);
+    }
     throw timeout.aborted
       ? new RemoteFailure("timeout", `${method} ${endpoint} took over ${timeoutMs} ms`)
       : new RemoteFailure("network", `${method} ${endpoint} could not connect`);
   }
+  const { status, text } = answered;
   try {
-    if (res.status >= 300 && res.status < 400 || res.type === "opaqueredirect") {
-      await res.body?.cancel();
-      throw new RemoteFailure("redirect", `${method} ${endpoint} answered a redirect`, res.status);
+    if (status >= 300 && status < 400) {
+      throw new RemoteFailure("redirect", `${method} ${endpoint} answered a redirect`, status);
     }
-    const text = await readBounded(res, BOUNDS.bodyBytes);
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
       body = undefined;
     }
-    if (!res.ok) {
+    if (status < 200 || status > 299) {
       const said = (body as { error?: unknown })?.error;
       throw new RemoteFailure(
         "status",
-        `${method} ${endpoint} answered ${res.status}`,
-        res.status,
+        `${method} ${endpoint} answered ${status}`,
+        status,
         typeof said === "string" ? plainText(said, 500) : null,
       );
     }
     if (body === undefined) {
       throw new RemoteFailure("shape", `${method} ${endpoint} answered something other than JSON`);
     }
-    return body;
+    // A server that echoes its secret (or any registered one) gets it into no answer, event or store.
+    return redactValue(body);
   } catch (error) {
     if (error instanceof RemoteFailure) throw error;
     if (signal?.aborted) throw error;

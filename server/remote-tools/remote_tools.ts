@@ -9,7 +9,7 @@
  */
 import type { RemoteToolsOptions } from "../config.ts";
 import type { Logger } from "../log.ts";
-import { checkBaseUrl } from "./address.ts";
+import { resolveBaseUrl } from "./address.ts";
 import { callServer, type ExecutionScope, RemoteFailure, scopeQuery } from "./client.ts";
 import type { Integration, Integrations } from "./integrations.ts";
 import {
@@ -69,8 +69,10 @@ export class RemoteTools {
     const results = await Promise.all(all.map(async (i) => {
       const reachable = this.#reachable(i);
       const [tools, context] = await Promise.allSettled([
-        reachable.then(() => this.#get(i, `/tools?${query}`)),
-        withContext ? reachable.then(() => this.#get(i, `/context?${query}`)) : null,
+        reachable.then((address) => this.#get(i, address, `/tools?${query}`)),
+        withContext
+          ? reachable.then((address) => this.#get(i, address, `/context?${query}`))
+          : null,
       ]);
       return { i, tools, context };
     }));
@@ -132,9 +134,10 @@ export class RemoteTools {
       throw new RemoteFailure("network", `the integration ${call.integrationId} was removed`);
     }
     try {
-      await this.#reachable(integration);
+      const address = await this.#reachable(integration);
       const body = await callServer(
         integration,
+        address,
         "POST",
         path,
         {
@@ -155,13 +158,15 @@ export class RemoteTools {
     }
   }
 
-  #get(i: Integration, path: string): Promise<unknown> {
-    return callServer(i, "GET", path, null, this.#options.timeoutMs);
+  #get(i: Integration, address: string, path: string): Promise<unknown> {
+    return callServer(i, address, "GET", path, null, this.#options.timeoutMs);
   }
 
-  async #reachable(i: Integration): Promise<void> {
+  /** Checks the integration's address again (names move) and returns the address to connect to. */
+  async #reachable(i: Integration): Promise<string> {
     try {
-      await checkBaseUrl(i.base_url, this.#options.allowedHosts);
+      const { allowedHosts, resolve } = this.#options;
+      return (await resolveBaseUrl(i.base_url, allowedHosts, resolve)).address;
     } catch (error) {
       throw new RemoteFailure("network", (error as Error).message);
     }

@@ -108,7 +108,8 @@ export function integrationRoutes(options: RuntimeOptions): Hono<RuntimeEnv> {
     const body = connectBody(await readJson(c.req.raw, options.limits));
     let base: string;
     try {
-      base = await checkBaseUrl(body.base_url, options.remoteTools.allowedHosts);
+      const { allowedHosts, resolve } = options.remoteTools;
+      base = await checkBaseUrl(body.base_url, allowedHosts, resolve);
     } catch (error) {
       throw validationError((error as Error).message, [{ path: "base_url", message: "refused" }]);
     }

@@ -6,10 +6,13 @@
  * @module
  */
 import { RE2JS } from "re2js";
-import type { PatternMatcher } from "../../protocol/mod.ts";
+import type { PatternMatcher, PatternTest } from "../../protocol/mod.ts";
 
 // Tool schemas repeat the same few patterns: compile each source once.
-const compiled = new Map<string, ((text: string) => boolean) | null>();
+const compiled = new Map<string, PatternTest | null>();
+
+// One match at load, so the first call's 50 ms validation deadline is not spent warming the engine.
+RE2JS.compile("^(a+)+$").matcher("a".repeat(256)).find();
 
 /**
  * Compiles a `pattern` with RE2; null when RE2 cannot (invalid, or a look-around or back-reference).
@@ -25,7 +28,10 @@ export const re2Matcher: PatternMatcher = (source) => {
   try {
     const regex = RE2JS.compile(source);
     // JSON Schema patterns are not anchored: a match anywhere in the text counts.
-    test = (text: string) => regex.matcher(text).find();
+    // The program's size prices each test (its work is the size times the text).
+    test = Object.assign((text: string) => regex.matcher(text).find(), {
+      size: regex.programSize(),
+    });
   } catch {
     test = null;
   }

@@ -12,6 +12,7 @@
 import type { ServerEvents, Unsequenced } from "../../protocol/mod.ts";
 import type { EventHub } from "../events/hub.ts";
 import type { CallRecord } from "../session/records.ts";
+import { redactValue } from "../log.ts";
 
 /** A payload as the engine builds it (the hub adds `seq`); distributes over unions such as `ErrorEvent`. */
 export type Payload<E extends keyof ServerEvents> = Unsequenced<E>;
@@ -32,7 +33,8 @@ export type Emit = <E extends keyof ServerEvents>(
  * ```
  */
 export function sessionEmitter(hub: EventHub, sessionId: string): Emit {
-  return (event, payload) => hub.publish(sessionId, event, payload);
+  // Every registered secret (a tool server's bearer secret, a provider key) is redacted on the way out.
+  return (event, payload) => hub.publish(sessionId, event, redactValue(payload));
 }
 
 /**

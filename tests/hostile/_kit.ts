@@ -8,12 +8,20 @@
  * @module
  */
 import assert from "node:assert/strict";
+import process from "node:process";
 import { runtime, type TestRuntime } from "../../server/transports/_test_kit.ts";
 
 /** Every hostile request is answered within this many milliseconds. */
 export const ANSWER_BOUND_MS = 3_000;
 /** `/health` answers within this many milliseconds while an attack runs. */
 export const HEALTH_BOUND_MS = 2_000;
+/**
+ * The stricter bound of issue 25's attacks: no request blocks the event loop this long. It is
+ * read as processor time: the most the process ran between two ticks of a 10 ms timer while the
+ * attack ran. Wall time on these shared cores grows with every other process's load (a 30 ms
+ * slice can take 200 ms to run), processor time only with the work the attack made.
+ */
+export const EVENT_LOOP_BOUND_MS = 100;
 
 /** A runtime under attack, with its log lines. */
 export interface Target extends TestRuntime {
@@ -28,10 +36,42 @@ export interface Target extends TestRuntime {
  * const target = await startTarget({ LIMITS__BODY_TIMEOUT_MS: "1000" });
  * ```
  */
-export async function startTarget(env: Record<string, string> = {}): Promise<Target> {
+export async function startTarget(
+  env: Record<string, string> = {},
+  options: Omit<Parameters<typeof runtime>[0] & object, "env" | "warn"> = {},
+): Promise<Target> {
   const logs: string[] = [];
-  const rt = await runtime({ env, warn: (line) => logs.push(line) });
+  const rt = await runtime({ ...options, env, warn: (line) => logs.push(line) });
   return Object.assign(rt, { logs });
+}
+
+/**
+ * Runs a few ordinary turns (one calling a page action) on throwaway sessions, so the modules a
+ * runtime imports on its first turns are loaded and compiled before an attack is timed against
+ * EVENT_LOOP_BOUND_MS.
+ *
+ * @example
+ * ```ts
+ * await warmUp(target);
+ * ```
+ */
+export async function warmUp(target: Target): Promise<void> {
+  const host_context = {
+    version: 1,
+    actions: [action({ type: "object", properties: { name: { type: "string" } } })],
+  };
+  for (let i = 0; i < 4; i++) {
+    const session_id = `warm-up-${crypto.randomUUID()}`;
+    const res = await post(target.url, "/api/chat", {
+      session_id,
+      content: 'check name "Ada"',
+      host_context,
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+    await fetch(`${target.url}/api/sessions/${session_id}`, { method: "DELETE" }).then((r) =>
+      r.body?.cancel()
+    );
+  }
 }
 
 /**
@@ -65,7 +105,35 @@ export function watchHealth(url: string): () => Promise<number> {
 }
 
 /**
- * Runs `attack` while `/health` is watched; checks both bounds and that the process still answers.
+ * Watches the event loop with a 10 ms timer until stopped; returns the most processor time (ms) the
+ * process spent between two ticks, which is how long the loop was held at once.
+ *
+ * @example
+ * ```ts
+ * const stop = watchLoop();
+ * await attack();
+ * assert.ok(stop() < EVENT_LOOP_BOUND_MS);
+ * ```
+ */
+export function watchLoop(): () => number {
+  let last = process.cpuUsage();
+  let longest = 0;
+  const tick = () => {
+    const spent = process.cpuUsage(last);
+    longest = Math.max(longest, (spent.user + spent.system) / 1_000);
+    last = process.cpuUsage();
+  };
+  const timer = setInterval(tick, 10);
+  return () => {
+    clearInterval(timer);
+    tick();
+    return longest;
+  };
+}
+
+/**
+ * Runs `attack` while `/health` is watched; checks both bounds and that the process still answers,
+ * and with `eventLoop` that no stretch of the attack held the loop for EVENT_LOOP_BOUND_MS.
  * Resolves with what the attack returned.
  *
  * @example
@@ -73,15 +141,28 @@ export function watchHealth(url: string): () => Promise<number> {
  * const res = await underAttack(target, () => postChat(target.url, body));
  * ```
  */
-export async function underAttack<T>(target: Target, attack: () => Promise<T>): Promise<T> {
+export async function underAttack<T>(
+  target: Target,
+  attack: () => Promise<T>,
+  bounds: { eventLoop?: boolean } = {},
+): Promise<T> {
   const stop = watchHealth(target.url);
+  const loop = bounds.eventLoop ? watchLoop() : undefined;
   const started = performance.now();
   let result: T;
   try {
     result = await attack();
   } finally {
     const slowest = await stop();
-    assert.ok(slowest < HEALTH_BOUND_MS, `/health took ${slowest.toFixed(0)} ms during the attack`);
+    const stall = loop?.() ?? 0;
+    assert.ok(
+      slowest < HEALTH_BOUND_MS,
+      `/health took ${slowest.toFixed(0)} ms during the attack`,
+    );
+    assert.ok(
+      stall < EVENT_LOOP_BOUND_MS,
+      `the event loop was held for ${stall.toFixed(0)} ms of processor time during the attack`,
+    );
   }
   const took = performance.now() - started;
   assert.ok(took < ANSWER_BOUND_MS, `the attack was answered in ${took.toFixed(0)} ms`);

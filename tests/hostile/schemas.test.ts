@@ -89,7 +89,9 @@ test("a catastrophic pattern is matched in linear time: the call fails, the proc
   );
   const call = messages.messages[1].tool_calls[0];
   assert.equal(call.status, "failed");
-  assert.match(JSON.stringify(call), /must match the pattern/);
+  // On an idle machine the pattern is tested and fails; on a loaded one the 50 ms validation
+  // deadline may come first. Either way the call fails and the process does not stall.
+  assert.match(JSON.stringify(call), /must match the pattern|could not be checked within 50 ms/);
 });
 
 test("over Socket.IO the same schemas are refused on join and on message", async () => {

@@ -6,7 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { post, startTarget } from "./_kit.ts";
+import { readSse } from "../../server/transports/_test_kit.ts";
+import { post, startTarget, underAttack } from "./_kit.ts";
 
 const KEY = "sk-hostile-0123456789abcdef";
 
@@ -40,6 +41,49 @@ test("a provider's 401 quoting the API key puts the key in no log line", async (
     const all = [...printed, ...target.logs, JSON.stringify(res.body)];
     assert.ok(all.some((line) => line.includes("[redacted]")));
     for (const line of all) assert.ok(!line.includes(KEY), `the key leaked: ${line.slice(0, 300)}`);
+  } finally {
+    Object.assign(console, saved);
+    await target.close();
+    provider.close();
+  }
+});
+
+test("a provider's broken JSON quoting a piece of the key puts no piece of it in a log line or an event", async () => {
+  const key = "sk-live-LE4KED-0f1e2d3c4b5a69788796";
+  // A stream whose event is broken JSON quoting the first ten characters: '{"bad":sk-live-LE'.
+  const provider = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.end(`data: {"bad":${key.slice(0, 10)}\n\n`);
+  });
+  await new Promise<void>((r) => provider.listen(0, "127.0.0.1", r));
+  const base = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`;
+  const printed: string[] = [];
+  const saved = { error: console.error, warn: console.warn, log: console.log };
+  const capture = (...args: unknown[]) => printed.push(args.map(String).join(" "));
+  Object.assign(console, { error: capture, warn: capture, log: capture });
+  const target = await startTarget({
+    MODEL__DEFAULT: "openai:gpt-4o-mini",
+    OPENAI_API_KEY: key,
+    OPENAI_BASE_URL: base,
+  });
+  try {
+    const res = await underAttack(target, async () => {
+      const r = await fetch(`${target.url}/api/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "text/event-stream" },
+        body: JSON.stringify({ session_id: "broken-json", content: "hi" }),
+      });
+      return { status: r.status, events: await readSse(r) };
+    });
+    assert.equal(res.status, 200);
+    const all = [...printed, ...target.logs, JSON.stringify(res.events)];
+    assert.ok(all.some((line) => line.includes("sk-live-LE") || line.includes("[redacted]")));
+    for (const line of all) {
+      assert.ok(
+        !line.includes(key.slice(0, 10)),
+        `a piece of the key leaked: ${line.slice(0, 300)}`,
+      );
+    }
   } finally {
     Object.assign(console, saved);
     await target.close();
