@@ -36,11 +36,16 @@
  */
 import { BoundedMap } from "../bounded_map.ts";
 import type { Store } from "../kv/store.ts";
+import type { EventStamp } from "./stamp.ts";
 
-/** One published event: the Socket.IO event name and its payload (with `type` and `seq`). */
+/**
+ * One published event: the Socket.IO event name and its payload (with `type` and `seq`),
+ * and the owner and generation it was published under (`stamp.ts`; never sent to clients).
+ */
 export interface SessionEvent {
   event: string;
   payload: Record<string, unknown> & { type: string; seq: number };
+  stamp?: EventStamp;
 }
 
 /** Receives a session's events in order. */
@@ -52,7 +57,9 @@ export const EVENTS_CHANNEL = "tether:events";
 interface Wire {
   origin: string;
   session: string;
-  event: SessionEvent;
+  event?: SessionEvent;
+  /** The session was deleted: its followers in every process are closed. */
+  forgotten?: true;
 }
 
 const pad = (seq: number) => seq.toString().padStart(12, "0");
@@ -92,6 +99,7 @@ export class EventHub {
   #origin = crypto.randomUUID();
   #shared: boolean;
   #listeners = new Map<string, Set<EventListener>>();
+  #closers = new Map<string, Set<() => void>>();
   #seq: BoundedMap<string, Promise<number>>;
   // The highest number this process reserved durably, per session.
   #reserved = new Map<string, number>();
@@ -138,6 +146,8 @@ export class EventHub {
     this.#unsubscribe = await this.#store.subscribe(EVENTS_CHANNEL, (message) => {
       const wire = message as Wire;
       if (!wire || wire.origin === this.#origin) return;
+      if (wire.forgotten) return this.#close(wire.session);
+      if (!wire.event) return;
       const seq = wire.event.payload.seq;
       this.#keepSeq(wire.session, Promise.resolve(seq));
       this.#deliver(wire.session, wire.event);
@@ -151,14 +161,22 @@ export class EventHub {
     this.#unsubscribe = null;
   }
 
-  /** Publishes an event: numbers it, delivers it to local subscribers, appends it to the log. */
+  /**
+   * Publishes an event: numbers it, delivers it to local subscribers, appends it to the log.
+   * `stamp` names the session's owner and generation (see `stamp.ts`).
+   */
   async publish(
     sessionId: string,
     event: string,
     payload: Record<string, unknown>,
+    stamp?: EventStamp,
   ): Promise<SessionEvent> {
     const seq = await this.#next(sessionId);
-    const full = { event, payload: { ...payload, seq } as SessionEvent["payload"] };
+    const full: SessionEvent = {
+      event,
+      payload: { ...payload, seq } as SessionEvent["payload"],
+      ...(stamp ? { stamp } : {}),
+    };
     this.#deliver(sessionId, full);
     this.#append(sessionId, full);
     if (this.#shared) {
@@ -177,14 +195,27 @@ export class EventHub {
     return full;
   }
 
-  /** Subscribes to a session's live events; returns the unsubscribe function. */
-  subscribe(sessionId: string, listener: EventListener): () => void {
+  /**
+   * Subscribes to a session's live events; returns the unsubscribe function. `closed` runs
+   * once if the session is deleted (in any process sharing the store) while subscribed.
+   */
+  subscribe(sessionId: string, listener: EventListener, closed?: () => void): () => void {
     let set = this.#listeners.get(sessionId);
     if (!set) this.#listeners.set(sessionId, set = new Set());
     set.add(listener);
+    let closers = this.#closers.get(sessionId);
+    if (closed) {
+      if (!closers) this.#closers.set(sessionId, closers = new Set());
+      closers.add(closed);
+    }
     return () => {
       set!.delete(listener);
       if (!set!.size && this.#listeners.get(sessionId) === set) this.#listeners.delete(sessionId);
+      if (!closed || !closers) return;
+      closers.delete(closed);
+      if (!closers.size && this.#closers.get(sessionId) === closers) {
+        this.#closers.delete(sessionId);
+      }
     };
   }
 
@@ -233,6 +264,12 @@ export class EventHub {
    */
   async forget(sessionId: string): Promise<void> {
     await this.flush(sessionId);
+    this.#close(sessionId);
+    if (this.#shared) {
+      const wire: Wire = { origin: this.#origin, session: sessionId, forgotten: true };
+      // Best effort: a follower elsewhere that misses it still refuses the next owner's events.
+      await this.#store.publish(EVENTS_CHANNEL, wire).catch(() => {});
+    }
     // Numbers reserved but never used count too: a client may hold none of them, but a crash
     // before this point could have.
     const last = Math.max(await this.lastSeq(sessionId), this.#reserved.get(sessionId) ?? 0);
@@ -244,6 +281,20 @@ export class EventHub {
     await this.#store.set(kept, last, { expireIn: KEEP_MS });
     const entries = await this.#store.list(["event", sessionId]);
     await Promise.all(entries.map((e) => this.#store.delete(e.key)));
+  }
+
+  /** Closes a deleted session's followers: each `closed` callback runs once, then none is kept. */
+  #close(sessionId: string): void {
+    const closers = this.#closers.get(sessionId);
+    this.#closers.delete(sessionId);
+    this.#listeners.delete(sessionId);
+    for (const closed of closers ?? []) {
+      try {
+        closed();
+      } catch {
+        // One failing follower must not keep the others open.
+      }
+    }
   }
 
   #deliver(sessionId: string, event: SessionEvent): void {

@@ -77,6 +77,12 @@ export interface SessionRecord {
   session_id: string;
   owner_id: string;
   created_at: string;
+  /**
+   * Made when the session is created; a session deleted and re-created under
+   * the same id gets a new one, so its events never reach the old one's
+   * followers (server/events/stamp.ts). Absent on records from before.
+   */
+  generation?: string;
   turn_number: number;
   /** Number of stored messages; also the next message's sequence number. */
   message_count: number;

@@ -18,6 +18,7 @@ import type { AssistantMessage, PendingAction, SessionRecord } from "../session/
 import { refusal } from "../session/refusal.ts";
 import { type LoadedSession, messageIdKey } from "../session/repo.ts";
 import type { ScreenshotCache } from "../tools/screenshots.ts";
+import { stampOf } from "../events/stamp.ts";
 import { announceAnswer, type Emit, sessionEmitter } from "./events.ts";
 import { kindOf } from "./kinds/mod.ts";
 import { type ChatResult, chatResult, effectiveLimits, finalEvent } from "./outcome.ts";
@@ -111,7 +112,7 @@ export async function continueTurn(
       : sessionError(`Session ${sid} was deleted before the result arrived.`);
   }
   screenshots.remember(sid, body.host_context?.attachments ?? []);
-  const emit = sessionEmitter(hub, sid);
+  const emit = sessionEmitter(hub, sid, stampOf(nextRecord));
   const past = loaded.messages.filter((m) => m.seq < entry.seq);
   const resumeModel = () => {
     addContext(assistant, body, context, { screenshots, sid, past, seq: entry.seq, history }, {

@@ -7,6 +7,7 @@
  */
 import type { ServerEvents } from "../../protocol/mod.ts";
 import type { EventHub } from "../events/hub.ts";
+import type { EventStamp } from "../events/stamp.ts";
 import type { CallRecord } from "../session/records.ts";
 
 /** A payload as the engine builds it (the hub adds `seq`); distributes over unions such as `ErrorEvent`. */
@@ -21,17 +22,18 @@ export type Emit = <E extends keyof ServerEvents>(
 ) => Promise<unknown>;
 
 /**
- * The typed publisher of one session's events.
+ * The typed publisher of one session's events, each stamped with the
+ * session's owner and generation (server/events/stamp.ts).
  *
  * @example
  * ```ts
- * const emit = sessionEmitter(hub, "s1");
+ * const emit = sessionEmitter(hub, "s1", stampOf(record));
  * await emit("assistant:status", { type: "agent_status", status: "started" });
  * ```
  */
-export function sessionEmitter(hub: EventHub, sessionId: string): Emit {
+export function sessionEmitter(hub: EventHub, sessionId: string, stamp: EventStamp): Emit {
   return (event, payload) =>
-    hub.publish(sessionId, event, payload as unknown as Record<string, unknown>);
+    hub.publish(sessionId, event, payload as unknown as Record<string, unknown>, stamp);
 }
 
 /**
