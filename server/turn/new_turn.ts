@@ -48,8 +48,10 @@ export async function startTurn(
   // Tools and context of the workspace's tool servers, fetched while the rest of the turn is set up.
   const scoped = sessionScope(principal, deps.options.remoteTools);
   const scope = executionScope(scoped);
+  // The page's actions keep their names: a tool server's tool of the same name is refused.
+  const pageActions = (body.host_context ?? loaded?.record.host_context)?.actions ?? [];
   const discovery = body.output_mode === "host_tools" ? Promise.resolve(null) : deps.remote
-    .discover(scope, true)
+    .discover(scope, true, pageActions.map((a) => a.name))
     .catch((error) => {
       deps.options.logger.warn("remote tool discovery failed", { session_id: sid, error });
       return null;

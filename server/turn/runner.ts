@@ -151,7 +151,8 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
       // Silent decisions offer only the context's actions: no tool server is asked.
       const discovery = silent || !scope
         ? null
-        : await (input.discovery ?? deps.remote.discover(scope, false));
+        : await (input.discovery ??
+          deps.remote.discover(scope, false, (context?.actions ?? []).map((a) => a.name)));
       const history = input.history !== undefined
         ? input.history
         : await loadHistory(repo.store, sid);
