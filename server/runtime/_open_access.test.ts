@@ -7,7 +7,10 @@ import { openAccessProblem } from "./_open_access.ts";
 const problem = (env: Record<string, string>) => openAccessProblem(optionsFromEnv(env).access);
 
 test("trusted_local without ACCESS__TOKEN is refused, naming ACCESS__TOKEN and header mode", () => {
-  for (const env of [{}, { ACCESS__MODE: "trusted_local" }, { ACCESS__TOKEN: "" }]) {
+  const envs: Record<string, string>[] = [{}, { ACCESS__MODE: "trusted_local" }, {
+    ACCESS__TOKEN: "",
+  }];
+  for (const env of envs) {
     const said = problem(env);
     assert.ok(said, JSON.stringify(env));
     assert.match(said, /ACCESS__TOKEN/);

@@ -18,8 +18,8 @@ async function serveDeploy(extra: Record<string, string>) {
   const denoDir = await mkdtemp(join(tmpdir(), "tether-deploy-open-"));
   const child = spawnDeploy(denoDir, { ACCESS__TOKEN: "", ACCESS__MODE: "", ...extra });
   let output = "";
-  child.stdout.on("data", (c) => (output += c));
-  child.stderr.on("data", (c) => (output += c));
+  child.stdout!.on("data", (c) => (output += c));
+  child.stderr!.on("data", (c) => (output += c));
   try {
     const code = await new Promise<number | null | "listening">((resolve) => {
       const timer = setTimeout(() => resolve("listening"), 60_000);
@@ -27,8 +27,8 @@ async function serveDeploy(extra: Record<string, string>) {
       const watch = () => {
         if (/Listening on/.test(output)) clearTimeout(timer), resolve("listening");
       };
-      child.stdout.on("data", watch);
-      child.stderr.on("data", watch);
+      child.stdout!.on("data", watch);
+      child.stderr!.on("data", watch);
     });
     return { code, output };
   } finally {

@@ -1,4 +1,3 @@
-// deno-lint-ignore-file no-explicit-any -- wire payloads are read field by field
 /**
  * Finding 10 of the second hardening round: a registered tool server that
  * offers a tool named like one of the page's actions took the page action's
