@@ -234,7 +234,10 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
       } catch (error) {
         // `?missing=null`: a page asking about a session it may not have started yet gets
         // 200 `null`, not a 404 its browser logs as an error. Without it, 404 as always.
-        if (c.req.query("missing") === "null" && (error as { status?: number }).status === 404) {
+        // Another principal's session answers the same `null`, so the answer never tells a
+        // stranger which ids are taken (the id stays unusable to them: 403 on every other route).
+        const status = (error as { status?: number }).status;
+        if (c.req.query("missing") === "null" && (status === 404 || status === 403)) {
           return c.json(null);
         }
         throw error;

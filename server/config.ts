@@ -36,6 +36,11 @@ export interface Limits {
   maxJsonDepth: number;
   /** Characters of `content` in one message (default 1,000,000); longer is a 413. */
   maxContentChars: number;
+  /**
+   * Characters of attachment content (text, data URIs, urls; screenshots aside) one session
+   * keeps over all its messages (default 48,000,000); a message past it is a 413.
+   */
+  maxSessionAttachmentChars: number;
   /** Events kept per session for resuming streams (default 1,000). */
   eventLogSize: number;
   /** Milliseconds a process holds a session's lease without renewing it (default 10,000); shared stores only. */
@@ -149,6 +154,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxBodyReads: 64,
   maxJsonDepth: 64,
   maxContentChars: 1_000_000,
+  maxSessionAttachmentChars: 48_000_000,
   eventLogSize: 1_000,
   leaseTtlMs: 10_000,
 };

@@ -173,6 +173,7 @@ export function optionsFromEnv(
     ["maxBodyReads", "LIMITS__MAX_BODY_READS"],
     ["maxJsonDepth", "LIMITS__MAX_JSON_DEPTH"],
     ["maxContentChars", "LIMITS__MAX_CONTENT_CHARS"],
+    ["maxSessionAttachmentChars", "LIMITS__MAX_SESSION_ATTACHMENT_CHARS"],
     ["eventLogSize", "LIMITS__EVENT_LOG_SIZE"],
     ["leaseTtlMs", "LIMITS__LEASE_TTL_MS"],
   ];

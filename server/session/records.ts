@@ -93,6 +93,11 @@ export interface SessionRecord {
    * configuration when the last turn started (never from a message body).
    */
   scope?: { workspace_id: string; external_user_id: string; permissions: string[] };
+  /**
+   * Characters of attachment content the session's messages keep (screenshots aside), held
+   * under `limits.maxSessionAttachmentChars` (session/attachments.ts). Absent: none counted yet.
+   */
+  attachment_chars?: number;
   /** The conversation's place in its owner's listing: see `ListingFields` (session/listing.ts). */
   listing?: ListingFields;
 }

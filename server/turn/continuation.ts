@@ -12,7 +12,7 @@
 import type { HostContext, MessageBody } from "../../protocol/mod.ts";
 import { sessionError } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
-import { mergeAttachments } from "../session/attachments.ts";
+import { chargeAttachments, mergeAttachments } from "../session/attachments.ts";
 import { handOut, waitOf } from "../session/pending.ts";
 import type { AssistantMessage, PendingAction, SessionRecord } from "../session/records.ts";
 import { refusal } from "../session/refusal.ts";
@@ -98,7 +98,16 @@ export async function continueTurn(
     deps.options,
   );
   const history = await stored;
-  const nextRecord = { ...record, host_context: context, pending_action: nextPending };
+  const nextRecord = {
+    ...record,
+    host_context: context,
+    pending_action: nextPending,
+    attachment_chars: chargeAttachments(
+      record,
+      attached,
+      deps.options.limits.maxSessionAttachmentChars,
+    ),
+  };
   const marks = body.id ? [{ key: messageIdKey(sid, body.id), value: true }] : [];
   const written = await repo.commit(nextRecord, loaded.version, [
     repo.putMessage(sid, entry.seq, assistant),

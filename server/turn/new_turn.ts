@@ -8,7 +8,7 @@
 import type { MessageBody } from "../../protocol/mod.ts";
 import { sessionError } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
-import { mergeAttachments } from "../session/attachments.ts";
+import { chargeAttachments, mergeAttachments } from "../session/attachments.ts";
 import { newAssistantMessage, newId, newSessionRecord, now } from "../session/create.ts";
 import type { UserMessage } from "../session/records.ts";
 import { supersedePending } from "../session/repair.ts";
@@ -101,8 +101,10 @@ export async function startTurn(
   };
   // Refused before anything is stored, so a message no model request could carry never is.
   assertMessageFits(user.model, { attachments, block, content: body.content }, model, deps.options);
+  const limit = deps.options.limits.maxSessionAttachmentChars;
   const record = {
     ...previous,
+    attachment_chars: chargeAttachments(previous, attachments, limit),
     turn_number: turn,
     message_count: userSeq + 2,
     host_context: context,

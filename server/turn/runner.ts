@@ -149,10 +149,8 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
       const silent = assistant.output_mode === "host_tools";
       const scope = input.scope ?? (record.scope ? executionScope(record.scope) : null);
       // Silent decisions offer only the context's actions: no tool server is asked.
-      const discovery = silent || !scope
-        ? null
-        : await (input.discovery ??
-          deps.remote.discover(scope, false, (context?.actions ?? []).map((a) => a.name)));
+      const discovery = silent || !scope ? null : await (input.discovery ??
+        deps.remote.discover(scope, false, (context?.actions ?? []).map((a) => a.name)));
       const history = input.history !== undefined
         ? input.history
         : await loadHistory(repo.store, sid);
