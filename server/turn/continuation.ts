@@ -90,6 +90,8 @@ export async function continueTurn(
     }
   }
   const attached = mergeAttachments(body.attachments ?? [], body.host_context?.attachments ?? []);
+  const limit = deps.options.limits.maxSessionAttachmentChars;
+  const attachmentChars = chargeAttachments(record, attached, limit);
   // Refused before anything is recorded, so the call stays pending and the host can answer again.
   assertMessageFits(
     { role: "user", content: attachmentParts(attached) },
@@ -102,11 +104,7 @@ export async function continueTurn(
     ...record,
     host_context: context,
     pending_action: nextPending,
-    attachment_chars: chargeAttachments(
-      record,
-      attached,
-      deps.options.limits.maxSessionAttachmentChars,
-    ),
+    attachment_chars: attachmentChars,
   };
   const marks = body.id ? [{ key: messageIdKey(sid, body.id), value: true }] : [];
   const written = await repo.commit(nextRecord, loaded.version, [

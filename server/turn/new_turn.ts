@@ -59,14 +59,21 @@ export async function startTurn(
   if (body.id && loaded && (await repo.usedMessageId(sid, body.id))) {
     throw sessionError(`Message id ${body.id} was already used in session ${sid}; send a new id.`);
   }
-  const stored = loaded ? loadHistory(repo.store, sid) : Promise.resolve(null);
-  if (loaded?.record.pending_action) loaded = await supersedePending(repo, loaded);
-  const previous = loaded?.record ?? newSessionRecord(principal, sid);
-  const context = body.host_context ?? previous.host_context;
   const attachments = mergeAttachments(
     body.attachments ?? [],
     body.host_context?.attachments ?? [],
   );
+  // Refused before anything is done with them: the session's quota on kept attachments.
+  const limit = deps.options.limits.maxSessionAttachmentChars;
+  const attachmentChars = chargeAttachments(
+    loaded?.record ?? { session_id: sid },
+    attachments,
+    limit,
+  );
+  const stored = loaded ? loadHistory(repo.store, sid) : Promise.resolve(null);
+  if (loaded?.record.pending_action) loaded = await supersedePending(repo, loaded);
+  const previous = loaded?.record ?? newSessionRecord(principal, sid);
+  const context = body.host_context ?? previous.host_context;
   screenshots.remember(sid, attachments);
   const turn = previous.turn_number + 1;
   const userSeq = nextSeq(loaded);
@@ -101,10 +108,9 @@ export async function startTurn(
   };
   // Refused before anything is stored, so a message no model request could carry never is.
   assertMessageFits(user.model, { attachments, block, content: body.content }, model, deps.options);
-  const limit = deps.options.limits.maxSessionAttachmentChars;
   const record = {
     ...previous,
-    attachment_chars: chargeAttachments(previous, attachments, limit),
+    attachment_chars: attachmentChars,
     turn_number: turn,
     message_count: userSeq + 2,
     host_context: context,
