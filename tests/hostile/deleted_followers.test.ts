@@ -23,9 +23,7 @@ import { requireService } from "../../server/kv/store.case.ts";
 import { dropNamespace, freshNamespace, openStore } from "../multiprocess/_stores.ts";
 import { ANSWER_BOUND_MS, watchHealth } from "./_kit.ts";
 import { storesUnderTest } from "./_stores.ts";
-
-/** `/health` answers within this many milliseconds while the attack runs. */
-const HEALTH_MS = 100;
+import { healthBound } from "./_bounds.ts";
 
 const as = (who: string, extra: Record<string, string> = {}) => ({
   "x-tether-principal": who,
@@ -83,7 +81,7 @@ async function scenario(follower: TestRuntime, deleter: TestRuntime) {
     await sleep(100); // anything in flight arrives
     const slowest = await health();
     assert.ok(took < ANSWER_BOUND_MS, `delete and re-creation took ${took.toFixed(0)} ms`);
-    assert.ok(slowest < HEALTH_MS, `/health took ${slowest.toFixed(0)} ms`);
+    assert.ok(slowest < healthBound(), `/health took ${slowest.toFixed(0)} ms`);
     const leaked = bob.events.slice(seenBySocket).filter((e) => e.event !== "assistant:error");
     assert.deepEqual(leaked.map((e) => e.event), [], "Bob's socket received Alice's events");
     // Bob's stream ended with the deletion, before any of Alice's events.
