@@ -10,6 +10,14 @@
  * session's lease publishes its events, and it takes the next sequence number
  * from the shared log when it takes the lease (`resync`).
  *
+ * On a durable store an event reaches no client before it is in the log:
+ * events are written in batches (those published while a write runs go out
+ * together in one commit), and each batch is delivered, here and to other
+ * processes, once its commit returns. So whatever a client received, a replay
+ * after a crash holds too; delivery lags by one commit. A write that fails is
+ * delivered all the same (a store refusing writes loses replay, never the
+ * live stream). The memory store dies with its process, so it delivers at once.
+ *
  * A number reaches a client only once it is safe after a crash: the hub
  * reserves numbers in blocks of {@linkcode SEQ_BLOCK} with one durable write
  * (`["event_seq_reserved", id]`) before handing any of them out, and a process
@@ -177,22 +185,27 @@ export class EventHub {
       payload: { ...payload, seq } as SessionEvent["payload"],
       ...(stamp ? { stamp } : {}),
     };
-    this.#deliver(sessionId, full);
+    // Durable stores deliver once the event's batch is logged (see the module doc).
+    if (!this.#durable) this.#send(sessionId, full);
     this.#append(sessionId, full);
-    if (this.#shared) {
-      const wire: Wire = { origin: this.#origin, session: sessionId, event: full };
-      // One publish at a time per session: a pooled store (Postgres) would otherwise reorder them.
-      const sent = (this.#sends.get(sessionId) ?? Promise.resolve())
-        .then(() => this.#store.publish(EVENTS_CHANNEL, wire))
-        .catch(() => {
-          // Other processes' clients can still resume from the log.
-        });
-      this.#sends.set(sessionId, sent);
-      sent.then(() => {
-        if (this.#sends.get(sessionId) === sent) this.#sends.delete(sessionId);
-      });
-    }
     return full;
+  }
+
+  /** Delivers an event to local subscribers and, on a shared store, to other processes. */
+  #send(sessionId: string, full: SessionEvent): void {
+    this.#deliver(sessionId, full);
+    if (!this.#shared) return;
+    const wire: Wire = { origin: this.#origin, session: sessionId, event: full };
+    // One publish at a time per session: a pooled store (Postgres) would otherwise reorder them.
+    const sent = (this.#sends.get(sessionId) ?? Promise.resolve())
+      .then(() => this.#store.publish(EVENTS_CHANNEL, wire))
+      .catch(() => {
+        // Other processes' clients can still resume from the log.
+      });
+    this.#sends.set(sessionId, sent);
+    sent.then(() => {
+      if (this.#sends.get(sessionId) === sent) this.#sends.delete(sessionId);
+    });
   }
 
   /**
@@ -422,14 +435,19 @@ export class EventHub {
   async #write(sessionId: string): Promise<void> {
     const batch = this.#pending.get(sessionId) ?? [];
     this.#pending.delete(sessionId);
-    for (let i = 0; i < batch.length; i += 100) {
-      const mutations = batch.slice(i, i + 100).map((e) => ({
-        key: ["event", sessionId, pad(e.payload.seq)],
-        value: e,
-        // No number is handed out twice (see the module doc), so no log key is written twice.
-        fresh: true,
-      }));
-      await this.#store.atomic([], mutations);
+    try {
+      for (let i = 0; i < batch.length; i += 100) {
+        const mutations = batch.slice(i, i + 100).map((e) => ({
+          key: ["event", sessionId, pad(e.payload.seq)],
+          value: e,
+          // No number is handed out twice (see the module doc), so no log key is written twice.
+          fresh: true,
+        }));
+        await this.#store.atomic([], mutations);
+      }
+    } finally {
+      // Logged (or refused by the store, see the module doc): now clients may have them.
+      if (this.#durable) { for (const e of batch) this.#send(sessionId, e); }
     }
     const last = batch.at(-1)?.payload.seq ?? 0;
     const oldest = last - this.#logSize;
