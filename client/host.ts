@@ -95,6 +95,8 @@ export class Host {
   #runner!: CallRunner;
   #listeners = new Map<string, Set<(payload: never) => void>>();
   #lastSeq = 0;
+  /** The session is known to exist (found, or started by this page). */
+  #exists = false;
   #connected?: Promise<void>;
   #exchange?: Exchange;
   #turnCall?: PendingToolCall;
@@ -205,6 +207,7 @@ export class Host {
     this.#turnCall = undefined;
     this.#held.clear();
     this.#lastSeq = 0;
+    this.#exists = false;
     this.#loaded = false;
     this.#connected = undefined;
     if (!this.#options.sessionId) tabSession(this.#options.runtimeUrl, sessionId);
@@ -320,6 +323,7 @@ export class Host {
     const closed = this.#closed.signal;
     try {
       await this.#transport.send(body);
+      this.#exists = true;
       void this.#transport.follow?.(); // the session exists now
     } catch (error) {
       // Cut off by a switch to another conversation: that is no failure of this one.
@@ -488,6 +492,13 @@ export class Host {
       }
     }
     this.#dispatch(name as keyof TetherEventMap, payload as never);
+    // A host call this page has no exchange for is run by the tab (or client) that asked.
+    const pending = this.state.get().pending;
+    const elsewhere = !!pending && waitingFor(pending) === "host" && !this.#exchange &&
+      !this.#turnCall;
+    if (elsewhere !== !!this.state.get().elsewhere) {
+      this.state.set((state) => ({ ...state, elsewhere }));
+    }
     if (name === "assistant:status" && payload.status === "completed") {
       const call = this.#turnCall;
       this.#turnCall = undefined;
@@ -555,6 +566,31 @@ export class Host {
    * with what is pending; when the runtime cannot be reached, tries again
    * later in the background.
    */
+  /**
+   * A session not started yet may be started by another tab: asks again, less and less often
+   * (up to every 5 s), until it exists or this page starts it, then follows it from its first
+   * event, so a tab opened before the first message follows it too.
+   */
+  #awaitSession(transport: Transport, delay = 500): void {
+    const closed = this.#closed.signal;
+    setTimeout(async () => {
+      if (closed.aborted || this.#exists || this.#transport !== transport) return;
+      let reached = true;
+      const info = await this.#get<SessionInfo | null>("?missing=null").catch(() => {
+        reached = false;
+        return null;
+      });
+      if (closed.aborted || this.#exists || this.#transport !== transport) return;
+      // These asks are the only sign of the runtime while nothing streams: the indicator follows them.
+      const shown = this.state.get().connection;
+      if (!reached && shown === "open") this.#onConnection("reconnecting");
+      if (reached && shown === "reconnecting") this.#onConnection("open");
+      if (!info) return this.#awaitSession(transport, Math.min(delay * 2, 5_000));
+      this.#exists = true;
+      await transport.follow?.(true);
+    }, delay);
+  }
+
   async #recover(delay = 500): Promise<void> {
     const closed = this.#closed.signal;
     const [gate, runner, transport] = [this.#gate, this.#runner, this.#transport];
@@ -568,6 +604,8 @@ export class Host {
       else {
         gate.open();
         this.#synced?.();
+        // Not reachable: the indicator says so, whatever the transport last saw.
+        if ((status === 0 || status >= 500) && !closed.aborted) this.#onConnection("reconnecting");
         if ((status === 0 || status >= 500) && !closed.aborted) {
           setTimeout(
             () => closed.aborted || this.#recover(Math.min(delay * 2, 5_000)).catch(() => {}),
@@ -577,7 +615,10 @@ export class Host {
         return;
       }
     }
-    if (info) await transport.follow?.();
+    if (info) {
+      this.#exists = true;
+      await transport.follow?.();
+    } else if (transport.follow) this.#awaitSession(transport);
     if (!this.#loaded && !closed.aborted) {
       this.#loaded = true;
       if (info?.message_count) await this.#sync();

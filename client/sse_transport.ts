@@ -52,10 +52,10 @@ class SseTransport implements Transport {
     return Promise.resolve();
   }
 
-  follow(): Promise<void> | undefined {
+  follow(fromStart = false): Promise<void> | undefined {
     if (!this.#options.follow || this.#options.stream === false) return;
     return this.#following ??= new Promise<void>((opened) => {
-      void this.#resume(null, opened).finally(() => (this.#following = undefined));
+      void this.#resume(null, opened, fromStart).finally(() => (this.#following = undefined));
     });
   }
 
@@ -93,7 +93,11 @@ class SseTransport implements Transport {
    * as often as it breaks: until the turn completed, or for good when
    * following (`follow` is called after each attempt to open it).
    */
-  async #resume(body: ReadableStream<Uint8Array> | null, follow?: () => void): Promise<void> {
+  async #resume(
+    body: ReadableStream<Uint8Array> | null,
+    follow?: () => void,
+    fromStart = false,
+  ): Promise<void> {
     const signal = this.#closed.signal;
     let delay = this.#options.retryDelay ?? 250;
     while (!signal.aborted) {
@@ -115,8 +119,9 @@ class SseTransport implements Transport {
             headers: {
               ...headersOf(this.#link.headers),
               accept: "text/event-stream",
-              // Without a seq (a follower that just arrived) the stream starts live.
-              ...(seq || !follow ? { "last-event-id": String(seq) } : {}),
+              // Without a seq (a follower that just arrived) the stream starts live; a session
+              // created after this page asked is read from its first event.
+              ...(seq || !follow || fromStart ? { "last-event-id": String(seq) } : {}),
             },
             signal,
           },

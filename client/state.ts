@@ -128,6 +128,8 @@ export interface HostState {
    * call waiting for an approver (see `waitingFor()`).
    */
   pending: PendingToolCall | null;
+  /** The pending host call is another tab's or client's to run, not this page's. */
+  elsewhere?: boolean;
   error: { message: string; type?: string; retryAllowed?: boolean } | null;
 }
 

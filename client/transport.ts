@@ -68,9 +68,11 @@ export interface Transport {
    * Called once the session exists (found on connect, or created by a
    * message): a transport that follows every turn of the session, whoever
    * started it, starts now, and resolves once it listens. Optional;
-   * Socket.IO gets them from its room anyway.
+   * Socket.IO gets them from its room anyway. `fromStart`: the session was
+   * created after this page asked (another tab's first message), so its
+   * events are read from the first one.
    */
-  follow?(): Promise<void> | void;
+  follow?(fromStart?: boolean): Promise<void> | void;
   /** Closes the connection for good. */
   close(): void;
 }

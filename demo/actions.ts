@@ -36,7 +36,7 @@ export const SDK_ACTIONS = {
   },
   filter_issues: {
     description:
-      "Filter the issue list by state, label, assignee or text; omitted filters stay as they are.",
+      "Filter the issue list by state, label, assignee or text; the filters not given are cleared.",
     parameters: schema({
       state: { type: "string", enum: ["open", "closed", "all"] },
       label: { type: "string", enum: LABELS },

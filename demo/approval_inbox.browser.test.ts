@@ -7,7 +7,7 @@
  */
 import { deepEqual, equal, match, ok } from "../tests/browser/_assert.ts";
 import { until } from "../elements/_test_fixture.ts";
-import { mountApprovalInbox, tokenFromFragment } from "./approval_inbox.ts";
+import { about, mountApprovalInbox, tokenFromFragment } from "./approval_inbox.ts";
 
 const realFetch = globalThis.fetch;
 let root: HTMLElement;
@@ -78,6 +78,25 @@ describe("the approval inbox", () => {
     equal(tokenFromFragment("#other=1"), "");
   });
 
+  it("names a call by its tool and the item its input names", () => {
+    equal(
+      about({
+        request_id: "r",
+        expires_at: "",
+        context: { tool_name: "assign_issue", tool_input: { number: 15, assignee: "dana" } },
+      }),
+      "assign_issue for #15",
+    );
+    equal(
+      about({
+        request_id: "r",
+        expires_at: "",
+        context: { tool_name: "delete_milestone", tool_input: '{"id":"Beta"}' },
+      }),
+      "delete_milestone for “Beta”",
+    );
+  });
+
   it("lists held calls as text with the time left, and sends a decision with its reason", async () => {
     const seen = runtime([pending("apr_1", "run_shell"), pending("apr_2", "deploy")]);
     mount("tok-1");
@@ -95,6 +114,8 @@ describe("the approval inbox", () => {
       () => root.querySelector(".notice")?.textContent?.includes("Approved"),
       "the notice",
     );
+    // The notice names the tool, never only the request's id.
+    match(root.querySelector(".notice")!.textContent!, /^Approved run_shell\.$/);
     const post = seen.find((s) => s.method === "POST")!;
     equal(post.path, "/api/approvals/apr_1/decision");
     deepEqual(post.body, { decision: "approve", reason: "Looks fine" });
@@ -109,15 +130,22 @@ describe("the approval inbox", () => {
     requests.splice(0); // decided in another tab
     item.querySelector<HTMLButtonElement>("[data-decision=deny]")!.click();
     const notice = await until(() => root.querySelector(".notice"), "the notice");
-    match(notice.textContent!, /Already decided or expired \(409\): apr_3 was decided already\./);
+    match(
+      notice.textContent!,
+      /^deploy: Already decided or expired \(409\): apr_3 was decided already\./,
+    );
   });
 
   it("says so when the token is refused (401), and without a token asks for the address", async () => {
-    runtime([pending("apr_4", "deploy")]);
+    const seen = runtime([pending("apr_4", "deploy")]);
     mount("wrong");
     const error = await until(() => root.querySelector(".error"), "the error");
     match(error.textContent!, /refused the admin token \(401\)/);
     equal(root.querySelectorAll(".approval").length, 0);
+    // A refused token is not tried again every interval.
+    const asked = seen.length;
+    await new Promise((r) => setTimeout(r, 350));
+    equal(seen.length, asked, "no request after the 401");
     stop();
     root.remove();
     mount("");

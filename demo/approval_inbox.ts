@@ -5,7 +5,9 @@
  * (`POST /api/approvals/{id}/decision`). It signs in with the admin token as
  * `Authorization: Bearer`, refreshes on an interval, and says plainly what
  * went wrong (a refused token, a request decided or expired meanwhile, a
- * runtime out of reach). Everything shown is text: tool input and reasons
+ * runtime out of reach). Every message names the tool and what it is about;
+ * after a 401 or 403 it stops asking. The runtime leaves out a request whose
+ * conversation moved on (a newer message superseded the call), so it goes. Everything shown is text: tool input and reasons
  * come from models and users.
  *
  * @module
@@ -80,6 +82,28 @@ const clock = (ms: number) => {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 };
 
+/** What a held call is about: its tool and the item its input names ("assign_issue for #15"). */
+export function about(r: ApprovalRequest): string {
+  const tool = r.context?.tool_name ?? "the call";
+  let args = r.context?.tool_input;
+  if (typeof args === "string") {
+    try {
+      args = JSON.parse(args);
+    } catch { /* kept as text */ }
+  }
+  const a = (args && typeof args === "object" ? args : {}) as Record<string, unknown>;
+  const subject = typeof a.number === "number"
+    ? `#${a.number}`
+    : ["title", "name", "id"].map((k) => a[k]).find((v) => typeof v === "string");
+  return subject === undefined
+    ? tool
+    : `${tool} for ${
+      typeof subject === "string" && !subject.startsWith("#")
+        ? `“${String(subject).slice(0, 80)}”`
+        : subject
+    }`;
+}
+
 /** The call's input as one line of text (the gate may pass it on already serialised). */
 const input = (value: unknown) => {
   const text = typeof value === "string" ? value : JSON.stringify(value ?? {}) ?? "";
@@ -104,9 +128,12 @@ export function mountApprovalInbox(
   const base = options.runtimeUrl.replace(/\/+$/, "");
   const headers = { authorization: `Bearer ${options.token}`, "content-type": "application/json" };
 
+  let stopped = false;
   const request = async (path: string, init: RequestInit = {}): Promise<Response | string> => {
     try {
       const response = await fetch(`${base}${path}`, { ...init, headers });
+      // A refused token stays refused: asking again every few seconds would only fill the log.
+      if (response.status === 401 || response.status === 403) stop();
       return response.ok ? response : explain(response.status, await refusal(response));
     } catch {
       return `The runtime at ${base} cannot be reached; trying again.`;
@@ -126,6 +153,7 @@ export function mountApprovalInbox(
   };
 
   const decide = async (id: string, decision: "approve" | "deny") => {
+    const held = view.requests.find((r) => r.request_id === id);
     const field = root.querySelector<HTMLInputElement>(`input[data-reason="${CSS.escape(id)}"]`);
     const reason = field?.value.trim() ?? "";
     view.busy.add(id);
@@ -135,9 +163,11 @@ export function mountApprovalInbox(
       body: JSON.stringify(reason ? { decision, reason } : { decision }),
     });
     view.busy.delete(id);
-    if (typeof answer === "string") view.notice = answer;
-    else view.notice = `${decision === "approve" ? "Approved" : "Denied"} ${id}.`;
-    await refresh();
+    const what = held ? about(held) : "the call";
+    if (typeof answer === "string") view.notice = `${what}: ${answer}`;
+    else view.notice = `${decision === "approve" ? "Approved" : "Denied"} ${what}.`;
+    if (!stopped) await refresh();
+    else draw();
   };
 
   const item = (r: ApprovalRequest): TemplateResult => {
@@ -145,7 +175,7 @@ export function mountApprovalInbox(
     return html`
       <li class="approval" data-request=${r.request_id}>
         <div class="head">
-          <code class="tool">${r.context?.tool_name ?? "tool"}</code>
+          <code class="tool">${about(r)}</code>
           <span class="left" role="timer">${clock(
             Date.parse(r.expires_at) - Date.now(),
           )} left</span>
@@ -180,21 +210,21 @@ export function mountApprovalInbox(
       root,
     );
 
+  const timers: ReturnType<typeof setInterval>[] = [];
+  function stop() {
+    stopped = true;
+    for (const timer of timers) clearInterval(timer);
+  }
+
   if (!options.token) {
     view.error =
       "No admin token: open the operator address that npm start printed (it ends in #token=…).";
     draw();
     return { refresh: () => Promise.resolve(), stop() {} };
   }
-  void refresh();
-  const poll = setInterval(() => void refresh(), options.interval ?? 2_000);
+  timers.push(setInterval(() => stopped || void refresh(), options.interval ?? 2_000));
   // The countdowns move every second between two reads.
-  const tick = setInterval(draw, 1_000);
-  return {
-    refresh,
-    stop() {
-      clearInterval(poll);
-      clearInterval(tick);
-    },
-  };
+  timers.push(setInterval(draw, 1_000));
+  void refresh();
+  return { refresh, stop };
 }

@@ -26,7 +26,9 @@ const summary = (i: Issue) => ({
 const card = (i: Issue) => ({
   title: `#${i.number} ${i.title}`,
   url: new URL(`#/issues/${i.number}`, location.href).href,
-  subtitle: `${i.state} · ${i.assignee ?? "unassigned"} · ${i.comments} comments`,
+  subtitle: `${i.state} · ${i.assignee ?? "unassigned"} · ${i.comments} ${
+    i.comments === 1 ? "comment" : "comments"
+  }`,
   badges: i.labels,
 });
 
@@ -112,6 +114,19 @@ export function connectAssistant(
     handler: (args: any) => unknown,
   ) => host.action(name, SDK_ACTIONS[name], handler);
   const shown = () => tracker.visible().map((i) => i.number);
+  // An empty list says what hides everything, never "shown: " with nothing after it.
+  const result = (extra: Record<string, unknown>) => {
+    const list = shown();
+    if (list.length) return { ...extra, shown: list };
+    const { state, label, assignee, query } = tracker.state.filter;
+    const by = [
+      state !== "all" ? `${state}` : "",
+      label ? `labelled ${label}` : "",
+      assignee ? `assigned to ${assignee}` : "",
+      query ? `containing “${query}”` : "",
+    ].filter(Boolean).join(", ");
+    return { ...extra, note: `no issue is ${by || "here"}; the filters hide the rest` };
+  };
   const disposers = [
     unsubscribe,
     host.navigation([
@@ -122,10 +137,12 @@ export function connectAssistant(
       tracker.open(number, true);
       return { opened: number, display: [card(tracker.get(number))] };
     }),
-    act("show_only", ({ label }) => (tracker.setFilter({ label }), { label, shown: shown() })),
+    act("show_only", ({ label }) => (tracker.setFilter({ label }), result({ label }))),
+    // The filters asked for, and only those: earlier ones do not pile up under a new request.
     act("filter_issues", (patch) => {
-      tracker.setFilter(patch);
-      return { filter: tracker.state.filter, shown: shown() };
+      tracker.clearFilters();
+      tracker.setFilter({ state: "open", ...patch });
+      return result({});
     }),
     act("clear_filters", () => (tracker.clearFilters(), { filter: tracker.state.filter })),
     act("change_status", ({ number, status }) => {

@@ -15,6 +15,7 @@ import { connectAssistant } from "./assistant.ts";
 import { trackerPage } from "./render.ts";
 import { route } from "./router.ts";
 import { Tracker } from "./tracker.ts";
+import { STORAGE_KEY } from "./saved.ts";
 
 const params = new URLSearchParams(location.search);
 const tracker = new Tracker(localStorage);
@@ -45,6 +46,10 @@ tracker.subscribe(() => {
   changed?.scrollIntoView({ block: "nearest", behavior: "smooth" });
 });
 route(tracker);
+// One store for every tab: a change another tab made (the assistant acting there) shows here too.
+addEventListener("storage", (e) => {
+  if (e.key === STORAGE_KEY) tracker.reload();
+});
 
 const host = createHost({
   runtimeUrl: location.origin,

@@ -10,10 +10,38 @@ import { ASSIGNEES, type Issue, LABELS } from "./data.ts";
 import type { Tracker } from "./tracker.ts";
 
 const badge = (label: string) => html`<span class="label label-${label}">${label}</span>`;
+// The letter is a picture; the name is what a screen reader hears.
 const avatar = (name: string | null) =>
   name
-    ? html`<span class="avatar" title=${name}>${name[0].toUpperCase()}</span>`
-    : html`<span class="avatar none" title="unassigned"></span>`;
+    ? html`
+      <span class="avatar" aria-hidden="true">${name[0].toUpperCase()}</span><span
+        class="sr">assigned to ${name}</span>
+    `
+    : html`<span class="avatar none" aria-hidden="true"></span><span class="sr">unassigned</span>`;
+
+/** Arrow keys, Home and End move along the list (one Tab stop for all of it); Space selects, Enter opens. */
+function onRowKey(t: Tracker, issue: Issue, e: KeyboardEvent): void {
+  const row = e.currentTarget as HTMLElement;
+  const rows = [...row.parentElement!.querySelectorAll<HTMLElement>(".row")];
+  const at = rows.indexOf(row);
+  const to = e.key === "ArrowDown"
+    ? rows[at + 1]
+    : e.key === "ArrowUp"
+    ? rows[at - 1]
+    : e.key === "Home"
+    ? rows[0]
+    : e.key === "End"
+    ? rows.at(-1)
+    : undefined;
+  if (to) {
+    e.preventDefault();
+    for (const r of rows) r.tabIndex = r === to ? 0 : -1;
+    to.focus();
+  } else if (e.key === " ") {
+    e.preventDefault();
+    t.select(issue.number);
+  } else if (e.key === "Enter") t.open(issue.number);
+}
 
 function filters(t: Tracker): TemplateResult {
   const f = t.state.filter;
@@ -48,16 +76,20 @@ function filters(t: Tracker): TemplateResult {
   `;
 }
 
-function row(t: Tracker, issue: Issue): TemplateResult {
+function row(t: Tracker, issue: Issue, first: boolean): TemplateResult {
   const selected = t.state.selected === issue.number;
+  const shown = t.visible().some((i) => i.number === t.state.selected);
+  // One row takes the Tab stop: the selected one, else the first.
+  const stop = selected || (first && !shown);
   return html`
     <li class="row ${selected ? "selected" : ""} ${t.state.highlight === issue.number
       ? "flash"
       : ""}"
-      data-number=${issue.number} aria-selected=${selected} role="option" tabindex="0"
+      data-number=${issue.number} aria-selected=${selected} role="option" tabindex=${stop ? 0 : -1}
       @click=${() => t.select(issue.number)} @keydown=${(e: KeyboardEvent) =>
-        e.key === "Enter" && t.open(issue.number)}>
-        <span class="state-dot ${issue.state}" title=${issue.state}></span>
+        onRowKey(t, issue, e)}>
+        <span class="state-dot ${issue.state}" aria-hidden="true"></span><span class="sr">${issue
+          .state}</span>
         <span class="num">#${issue.number}</span>
         <span class="title">${issue.title}</span>
         <span class="labels">${issue.labels.map(badge)}</span>
@@ -79,9 +111,9 @@ function detail(t: Tracker, issue: Issue | undefined, full: boolean): TemplateRe
     <h2><span class="num">#${issue.number}</span> ${issue.title}</h2>
     <p class="meta">
       <span class="state ${issue.state}">${issue.state}</span>${issue.labels.map(badge)}
-      <span>${
-    issue.assignee ?? "unassigned"
-  } · opened ${issue.created} · ${issue.comments} comments</span>
+      <span>${issue.assignee ?? "unassigned"} · opened ${issue.created} · ${issue.comments} ${
+    issue.comments === 1 ? "comment" : "comments"
+  }</span>
     </p>
     <p class="body">${issue.body || "No description."}</p>
     <div class="buttons">
@@ -138,7 +170,7 @@ export function trackerPage(t: Tracker): TemplateResult {
     <div class="split">
       <ul class="list" role="listbox" aria-label="Issues">
         ${visible.length
-          ? visible.map((i) => row(t, i))
+          ? visible.map((i, n) => row(t, i, n === 0))
           : html`<li class="none">No issues match these filters.</li>`}
       </ul>
       ${detail(t, current, false)}
@@ -147,7 +179,7 @@ export function trackerPage(t: Tracker): TemplateResult {
   `;
   return html`
     <header class="topbar">
-      <span class="logo">◆ Acme Tracker</span>
+      <h1 class="logo">◆ Acme Tracker</h1>
       <nav>
         <a href="#/issues" aria-current=${page !== "new" ? "page" : "false"}>Issues</a>
         <a href="#/new" aria-current=${page === "new" ? "page" : "false"}>New issue</a>

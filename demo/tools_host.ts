@@ -26,16 +26,19 @@ const SEED: Milestone[] = [
 ];
 
 const str = { type: "string", minLength: 1, maxLength: 80 };
+/** The due date of a milestone created without one. */
+const DEFAULT_DUE = "2027-06-30";
 
 /**
- * The milestones tool server as a Hono app.
+ * The milestones tool server as a Hono app. `_pageUrl` is the page it serves (its cards link
+ * nowhere yet: the demo has no page for a milestone).
  *
  * @example
  * ```ts
  * const app = milestonesHost("a-long-random-secret", "http://127.0.0.1:7100");
  * ```
  */
-export function milestonesHost(secret: string, pageUrl: string) {
+export function milestonesHost(secret: string, _pageUrl: string) {
   const milestones = SEED.map((m) => ({ ...m }));
   let next = milestones.length + 1;
   const find = (id: unknown) => {
@@ -45,12 +48,8 @@ export function milestonesHost(secret: string, pageUrl: string) {
     if (!m) throw new HostError(404, `no milestone ${String(id).slice(0, 40)}`);
     return m;
   };
-  const card = (m: Milestone) => ({
-    title: m.title,
-    url: `${pageUrl}/#milestone-${m.id}`,
-    subtitle: `Due ${m.due}`,
-    badges: [m.id],
-  });
+  // No link: the demo has no page for a milestone.
+  const card = (m: Milestone) => ({ title: m.title, subtitle: `Due ${m.due}`, badges: [m.id] });
   return remoteToolsHost({
     secret,
     context: () => ({ milestones: milestones.length, next_due: milestones[0]?.title ?? null }),
@@ -75,9 +74,10 @@ export function milestonesHost(secret: string, pageUrl: string) {
           properties: { title: str, due: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" } },
           required: ["title"],
         },
-        preview: ({ title, due }) => `Create the milestone “${title}”${due ? ` due ${due}` : ""}.`,
+        // The preview shows the due date the milestone will get, chosen or not.
+        preview: ({ title, due }) => `Create the milestone “${title}” due ${due ?? DEFAULT_DUE}.`,
         execute: ({ title, due }) => {
-          const m = { id: `m${next++}`, title: String(title), due: String(due ?? "2027-06-30") };
+          const m = { id: `m${next++}`, title: String(title), due: String(due ?? DEFAULT_DUE) };
           milestones.push(m);
           return { created: m, display: [card(m)] };
         },
@@ -107,7 +107,7 @@ export function milestonesHost(secret: string, pageUrl: string) {
         execute: ({ id }) => {
           const m = find(id);
           milestones.splice(milestones.indexOf(m), 1);
-          return { deleted: m.id };
+          return { deleted: m.title };
         },
       },
     ],

@@ -68,6 +68,22 @@ export class Tracker {
     };
   }
 
+  /**
+   * Reads the store again (another tab changed it: every tab of the demo reads one store, the
+   * browser's localStorage), and redraws; nothing is written back.
+   */
+  reload(): void {
+    const saved = loadSaved(this.#storage);
+    if (!saved) return;
+    this.#state = {
+      ...this.#state,
+      issues: saved.issues ?? this.#state.issues,
+      filter: { ...ALL, ...saved.filter },
+      selected: saved.selected ?? null,
+    };
+    for (const fn of [...this.#subscribers]) fn();
+  }
+
   /** The current state (replace it only through the methods). */
   get state(): TrackerState {
     return this.#state;

@@ -7,13 +7,14 @@
  */
 import { html, nothing, type TemplateResult } from "lit";
 import { type ConnectionState, type HostState, waitingFor } from "../client/mod.ts";
+import { noticeText } from "./_words.ts";
 
 const CONNECTION: Record<ConnectionState, string> = {
   idle: "Not connected",
   connecting: "Connecting…",
   open: "Connected",
   reconnecting: "Reconnecting…",
-  closed: "Disconnected",
+  closed: "Offline",
 };
 
 /**
@@ -59,11 +60,13 @@ export function renderNotice(
   const pending = state?.pending;
   const waits = pending ? waitingFor(pending) : undefined;
   const text = deciding || waits === "confirmation"
-    ? "Waiting for your decision."
+    ? noticeText("deciding", pending?.tool_name ?? "")
     : waits === "approval"
-    ? `Waiting for a person to approve ${pending!.tool_name}.`
+    ? noticeText("approval", pending!.tool_name)
+    : pending && state?.elsewhere
+    ? noticeText("elsewhere", pending.tool_name)
     : pending
-    ? `Running ${pending.tool_name} on this page…`
+    ? noticeText("running", pending.tool_name)
     : "";
   return text ? html`<div part="notice" class="notice" role="status">${text}</div>` : nothing;
 }
@@ -81,11 +84,19 @@ export function renderError(
   error: HostState["error"] | undefined,
   retry: () => void,
   busy: boolean,
+  unsent = false,
 ): TemplateResult | typeof nothing {
   if (!message) return nothing;
-  const retryable = !!error?.retryAllowed && message === error.message;
+  // A message that never reached the runtime is sent again with one click.
+  const retryable = unsent || (!!error?.retryAllowed && message === error.message);
   return html`<div part="error" class="error" role="alert">
-    <span>${message}${retryable ? " You can try again." : ""}</span>
-    ${retryable && !busy ? html`<button type="button" @click=${retry}>Try again</button>` : nothing}
+    <span>${message}${retryable && !unsent ? " You can try again." : ""}</span>
+    ${
+    retryable && !busy
+      ? html`<button type="button" part="retry" @click=${retry}>${
+        unsent ? "Send again" : "Try again"
+      }</button>`
+      : nothing
+  }
   </div>`;
 }

@@ -11,7 +11,7 @@ import { html, nothing, type TemplateResult } from "lit";
 import { keyed } from "lit/directives/keyed.js";
 import { type Approval, type HostState, waitingFor } from "../client/mod.ts";
 import { argumentLine } from "./_chat_messages.ts";
-import { inWords } from "./_outcome.ts";
+import { inWords } from "./_words.ts";
 import type { ConfirmState } from "./confirm.ts";
 import type { TetherDecisionEvent } from "./events.ts";
 

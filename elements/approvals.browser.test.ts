@@ -71,7 +71,8 @@ describe("held and denied calls in <tether-chat>", () => {
     await until(() => countdown() !== first, "the countdown to tick", 2500);
     equal(el.shadowRoot!.querySelectorAll("button").length, 0, "no Apply, no Cancel");
     ok(f.$("[part~=tool-held]"), "the tool card says it waits for approval");
-    match(f.$("[part=notice]")!.textContent!, /Waiting for a person to approve delete_issue/);
+    match(f.$("[part=notice]")!.textContent!, /Delete issue is waiting for a person.s approval/);
+    ok(!/delete_issue/.test(f.$("[part=notice]")!.textContent!), "no tool name");
     ok(!f.$("textarea[readonly]"), "the composer stays free");
     equal(f.rt.sent.length, 1, "the page sends nothing for a held call");
 

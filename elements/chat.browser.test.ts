@@ -121,7 +121,7 @@ describe("<tether-chat>", () => {
       "the locked composer",
     );
     equal(input.getAttribute("aria-disabled"), "true");
-    match(f.$("[part=notice]")!.textContent!, /Running slow_thing on this page/);
+    match(f.$("[part=notice]")!.textContent!, /Slow thing is running on this page/);
     await type("more");
     await sendKeys({ press: "Enter" });
     equal(f.rt.sent.length, 1, "Enter sends nothing while locked");

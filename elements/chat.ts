@@ -82,8 +82,9 @@ import { ChatPanels } from "./_chat_panels.ts";
  * @csspart details - The disclosure with a result's JSON.
  * @csspart attachment - Each attachment a user message carried (a thumbnail for an image, and its name).
  * @csspart link - Links in the assistant's text.
- * @csspart notice - The running host action notice.
+ * @csspart notice - What the session waits on: an action running on this page, waiting in another tab, for an approver, or for your decision.
  * @csspart error - The error line.
+ * @csspart retry - The error line's button: Try again, or Send again for a message the runtime never received.
  * @csspart composer - The message form.
  * @csspart input - The message text area.
  * @csspart send - The Send button.
@@ -158,6 +159,9 @@ export class TetherChat extends LitElement {
   );
   #follow = new Follow(() => this.requestUpdate());
   #wasLocked = false;
+  /** A message the runtime never received, to send again. */
+  #unsent: { text: string; attachments: AttachmentInput[] } | undefined;
+  #connection: string | undefined;
   #refocus = false;
   #focused = new WeakSet<Element>();
 
@@ -221,10 +225,13 @@ export class TetherChat extends LitElement {
     }
     this.#follow.toEnd();
     this.requestUpdate();
+    this.#unsent = undefined;
     try {
       await host.send(text, attachments.length ? { attachments } : {});
     } catch (error) {
       this.#problem = (error as Error).message;
+      // Not delivered (the runtime out of reach): kept to send again with one click.
+      if ((error as { type?: string }).type === "network") this.#unsent = { text, attachments };
       this.requestUpdate();
     }
   }
@@ -286,8 +293,11 @@ export class TetherChat extends LitElement {
     });
   }
 
+  /** Stop replaces Send while a turn or this page's action runs; never while the user decides, or for another tab's call. */
   get #busy(): boolean {
-    return !!this.#client.state?.running || this.#locked;
+    const waitsForUser = this.#confirms.open || !!this.#previewed;
+    return !!this.#client.state?.running ||
+      (this.#locked && !waitsForUser && !this.#client.state?.elsewhere);
   }
 
   /** Opens or closes the conversations panel (with the `threads` attribute). */
@@ -302,6 +312,13 @@ export class TetherChat extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has("runtimeUrl") && this.isConnected) this.#ensureHost();
+    // Back in touch with the runtime: "could not reach it" no longer holds.
+    const connection = this.#client.state?.connection;
+    if (connection === "open" && this.#connection && this.#connection !== "open") {
+      if (this.#unsent) this.#problem = "Your last message was not sent.";
+      else if (this.#problem.startsWith("Could not reach the runtime")) this.#problem = "";
+    }
+    this.#connection = connection;
     // Another conversation: what was said about the last one no longer applies.
     const session = this.#client.state?.sessionId;
     if (session !== this.#session) {
@@ -364,6 +381,7 @@ export class TetherChat extends LitElement {
   }
 
   #retry(): void {
+    if (this.#unsent) return void this.send(this.#unsent.text, this.#unsent.attachments);
     const last = this.#client.state?.messages.findLast((m) => m.role === "user");
     if (last) void this.send(last.content);
   }
@@ -399,6 +417,7 @@ export class TetherChat extends LitElement {
               state?.error,
               () => this.#retry(),
               this.#busy,
+              !!this.#unsent,
             )}
             ${this.#composer()}
             </div>
@@ -412,9 +431,13 @@ export class TetherChat extends LitElement {
     return renderComposer({
       locked: this.#locked,
       busy: this.#busy,
-      ready: !!this.host,
+      ready: !!this.host && !this.#locked,
       placeholder: this.placeholder,
-      lockedPlaceholder: this.#previewed ? "Apply or cancel the preview first…" : undefined,
+      lockedPlaceholder: this.#client.state?.elsewhere
+        ? "Another tab is acting on this conversation…"
+        : this.#previewed || this.#confirms.open
+        ? "Apply or cancel the preview first…"
+        : undefined,
       attachments: this.#tray.items,
       submit: (e) => this.#submit(e),
       keydown: (e) => this.#keydown(e),

@@ -4,7 +4,7 @@
  * @module
  */
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
-import { inWords } from "./_outcome.ts";
+import { confirmLabel, inWords, plainReason } from "./_words.ts";
 import { confirmStyles } from "./confirm.styles.ts";
 import { TetherCard } from "./card.ts";
 import { cardsOf } from "./display.ts";
@@ -176,7 +176,7 @@ export class TetherConfirm extends LitElement {
 
   override render(): TemplateResult {
     const cards = cardsOf({ display: this.cards });
-    return html`<div part="box" class="box" role="group" aria-label=${`Confirm ${this.action}`}>
+    return html`<div part="box" class="box" role="group" aria-label=${confirmLabel(this.action)}>
       <span class="label">${
       this.state === "waiting" ? "Waiting for approval" : inWords(this.action)
     }</span>
@@ -225,7 +225,7 @@ export class TetherConfirm extends LitElement {
       case "waiting": {
         const left = remaining(this.expires, Date.now());
         return html`<p part="reason" role="status">${
-          this.reason || "A person must approve this action."
+          plainReason(this.reason, [this.action]) || "A person must approve this action."
         }</p>
           ${
           left === undefined

@@ -185,13 +185,14 @@ describe("remote actions in <tether-chat>", () => {
     await until(() => !box(), "the preview gone");
   });
 
-  it("Stop with a preview open cancels the preview; the composer says what it waits for", async () => {
+  it("a preview waiting for the user shows no Stop; stop() (Escape) cancels it; the composer says what it waits for", async () => {
     f = mountChat();
     declinedTurns((turn) => (turn.final("Left as it was."), turn.end()));
     await f.chat.send("create a task");
     await openBox("preview");
     match(f.$("textarea")!.getAttribute("placeholder")!, /Apply or cancel the preview first/);
-    f.$<HTMLButtonElement>("[part=stop]")!.click();
+    ok(!f.$("[part=stop]"), "waiting for the user is not something running");
+    void f.chat.stop();
     await until(() => f.rt.sent.length === 2, "the continuation");
     deepEqual(f.rt.sent[1].tool_result, { decision: "cancel" });
     equal(f.rt.cancels, 0, "no turn was running to cancel");

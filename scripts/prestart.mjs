@@ -10,7 +10,7 @@
  * @module
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
@@ -59,6 +59,24 @@ function run(script, args, what) {
   }
   console.error(`tether: built ${what} (${Math.round(performance.now() - started)} ms)`);
 }
+
+// One build at a time: two `npm start`s (or two test files starting the product) at once would
+// write the same files. The second waits for the first, then finds nothing stale.
+const lock = join(root, ".prestart.lock");
+const waitUntil = Date.now() + 300_000;
+for (;;) {
+  try {
+    mkdirSync(lock);
+    break;
+  } catch (error) {
+    if (error.code !== "EEXIST") throw error;
+    // A lock left by a build that died long ago is no build.
+    const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > 300_000 || Date.now() > waitUntil) rmSync(lock, { recursive: true, force: true });
+    else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+  }
+}
+process.on("exit", () => rmSync(lock, { recursive: true, force: true }));
 
 const entry = "dist/server/runtime/start.js";
 if (newest(["protocol", "server", "client", "elements"], ["package.json"]) > builtAt(entry)) {

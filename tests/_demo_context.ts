@@ -1,9 +1,11 @@
 /**
  * The host context the demo sends (issue 42 selected, the default filters),
  * built from the demo's own actions (the markup in demo/index.html and
- * demo/actions.ts) and seed data, rendered by the runtime's own renderer; and
- * the tools the model is offered with it. For the offline model's phrasing
- * table and its benchmark.
+ * demo/actions.ts) and seed data, rendered by the runtime's own renderer,
+ * followed by the milestones tool server's `<remote_context>` block as
+ * `npm start` composes them; and the tools the model is offered with it (the
+ * page's actions, the tool server's tools, `look_at_screen`). For the offline
+ * model's phrasing table and its benchmark.
  *
  * @module
  */
@@ -11,6 +13,8 @@ import { readFile } from "node:fs/promises";
 import { jsonSchema, tool, type ToolSet } from "ai";
 import type { HostContext } from "../protocol/mod.ts";
 import { renderHostContext } from "../server/turn/prompt.ts";
+import { renderRemoteContext } from "../server/remote-tools/turn_parts.ts";
+import { milestonesHost } from "../demo/tools_host.ts";
 import { SDK_ACTIONS } from "../demo/actions.ts";
 import { seedIssues } from "../demo/data.ts";
 
@@ -30,6 +34,30 @@ export const tools: ToolSet = {};
 for (const a of declared) {
   tools[a.name] = tool({ description: a.description, inputSchema: jsonSchema(a.parameters) });
 }
+// The milestones tool server `npm start` registers: its tools and context, read from it.
+const secret = "a-secret-for-the-demo-context-only";
+const host = milestonesHost(secret, "http://127.0.0.1:7100");
+const scope = "?workspaceId=local&externalUserId=demo";
+const read = async (path: string) =>
+  await (await host.fetch(
+    new Request(`http://tools${path}${scope}`, { headers: { authorization: `Bearer ${secret}` } }),
+  )).json();
+const remote = (await read("/tools")).tools as {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}[];
+for (const t of remote) {
+  tools[t.name] = tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema) });
+}
+/** The remote tools' names: the table's phrasings for milestones call these. */
+export const remoteToolNames: string[] = remote.map((t) => t.name);
+const remoteBlock = renderRemoteContext(
+  {
+    tools: [],
+    contexts: [{ integrationId: "demo-milestones", context: await read("/context") }],
+  } as unknown as Parameters<typeof renderRemoteContext>[0],
+);
 // The runtime offers this one on every turn; without a screenshot it must never be chosen or suggested.
 tools.look_at_screen = tool({
   description: "Look at the latest screenshot of the page.",
@@ -75,5 +103,5 @@ const context: HostContext = {
     parameters: a.parameters,
   })),
 } as HostContext;
-/** The rendered `<host_context>` block a user message starts with. */
-export const block = renderHostContext(context);
+/** The rendered `<host_context>` and `<remote_context>` blocks a user message starts with, as `npm start` composes them. */
+export const block = `${renderHostContext(context)}\n\n${remoteBlock}\n\n`;

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { listInWords, nameOf } from "../../protocol/_summary.ts";
+
 import type { ContextFacts } from "./_context.ts";
 import { describeItem, type Item, itemOf } from "./_items.ts";
 import type { Action } from "./_match.ts";
@@ -15,7 +17,12 @@ import { truncate, wordsOf } from "./_text.ts";
 
 const SHOWN = 5;
 // The runtime may prefix a failed host result ("The action failed: ..."); the sentence is the SDK's own.
-const DECLINED = /\bthe user cancell?ed \S+; nothing was changed/i;
+// The SDK's sentence for a page action the user cancelled, and the runtime's for a declined preview.
+const DECLINED =
+  /\bthe user cancell?ed \S+; nothing was changed|\bthe user declined this action\b/i;
+// A person reviewing a held call said no (the runtime's hold), or the policy refused the call.
+const DENIED = /^an operator denied\b|^an operator denied it\b/i;
+const POLICY = /\brequires approval\b|\bpolicy\b|\bnot (?:allowed|permitted)\b/i;
 const UNKNOWN = /outcome (?:of \S+ )?is unknown/i;
 
 function sentence(text: string): string {
@@ -78,7 +85,11 @@ export function describeScreen(facts: ContextFacts | undefined): string {
   }
   const out = [head.join(" "), lines.join("\n")].filter(Boolean);
   if (facts.navigation.length > 0) {
-    out.push(`You can also go to ${facts.navigation.slice(0, 8).join(", ")}.`);
+    const pages = facts.navigation.slice(0, 8).map((p) => `“${p}”`);
+    const list = pages.length > 1
+      ? `${pages.slice(0, -1).join(", ")} and ${pages.at(-1)}`
+      : pages[0];
+    out.push(`Pages you can go to: ${list}.`);
   }
   return out.join("\n\n");
 }
@@ -135,7 +146,7 @@ export function helpText(
   if (actions.length === 0) {
     return `I can tell you what is on screen${where}, but this page offers me nothing to do right now. Ask “what is on screen?”.`;
   }
-  const can = actions.slice(0, 12).map((a) =>
+  const can = actions.slice(0, 16).map((a) =>
     `- ${a.description ? lower(firstSentence(a.description)) : words(a.name)}`
   );
   const t = tries(actions, items);
@@ -176,14 +187,22 @@ function summary(text: string): string {
     if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") {
       parts.push(`${words(k)} ${truncate(String(v), 60)}`);
     } else if (Array.isArray(v)) {
-      parts.push(`${words(k)} ${v.length > 8 ? `${v.length} items` : v.join(", ")}`);
+      parts.push(`${words(k)} ${listInWords(v, 8)}`);
+    } else if (v && typeof v === "object") {
+      const item = nameOf(v);
+      if (item) parts.push(`${words(k)} ${truncate(item, 60)}`);
     }
   }
   return parts.join(", ");
 }
 
+/** Whether a failed result is a person's or the policy's answer rather than a failure. */
+const settled = (text: string) => DECLINED.test(text) || DENIED.test(text) || POLICY.test(text);
+
 /**
- * Tool results in words: what was done with a short summary, a user's cancel as such, a failure with its reason.
+ * Tool results in words: what was done with a short summary, a user's cancel and a reviewer's
+ * or the policy's no as such (nothing to retry), a failure as what could not be done (its reason
+ * is shown beside the call, once).
  *
  * @example
  * ```ts
@@ -199,20 +218,19 @@ export function reportResults(results: readonly Outcome[]): string {
       return about ? `Done: ${name} (${about}).` : `Done: ${name}.`;
     }
     if (DECLINED.test(text)) return `You cancelled ${name}; nothing was changed.`;
+    // A person's or the policy's no is an answer, not a failure to retry; its own words are
+    // written for agents, so they are not repeated.
+    if (DENIED.test(text)) return `The reviewer declined ${name}; nothing was changed.`;
+    if (POLICY.test(text)) return `${capital(name)} is not allowed here; nothing was changed.`;
     if (UNKNOWN.test(text)) {
       return `I cannot tell whether ${name} took effect; check the page before trying again.`;
     }
-    // The layers a failure passed through each add a prefix; the reason is what is left.
-    const reason = text.replace(/\s*Fix them and call again\.?$/, "")
-      .replace(
-        /^(?:the action failed:\s*)?(?:invalid arguments for \S+:\s*|\S+ failed:\s*)?/i,
-        "",
-      ) ||
-      "no reason given";
-    return sentence(`I could not ${name}: ${reason.replace(/\.+$/, "")}`);
+    // The reason is shown once, beside the call (the chat's card says it in people's words);
+    // repeating it here would say it twice, and in the words the layers wrote for agents.
+    return `I could not ${name}.`;
   });
   // Saying so, instead of calling again, is what keeps a failing call from looping.
-  if (results.every((r) => !r.ok && !DECLINED.test(r.text.trim()))) {
+  if (results.every((r) => !r.ok && !settled(r.text.trim()))) {
     lines.push("Tell me again with what it needs and I will retry.");
   }
   return lines.join(" ");

@@ -41,6 +41,7 @@ function matchEnum(
   values: readonly unknown[],
   tokens: Token[],
   used: Span[],
+  quoted: readonly Quote[] = [],
 ): { value: unknown; span: Span } | undefined {
   let best: { value: unknown; span: Span } | undefined;
   for (const value of values) {
@@ -54,6 +55,9 @@ function matchEnum(
       if (!ok) continue;
       const span = { start: tokens[i].start, end: tokens[i + words.length - 1].end };
       if (used.some((u) => overlaps(u, span))) continue;
+      // A word inside a longer quoted title ("Docs typo") is the title's, not a value.
+      const quote = quoted.find((q) => overlaps(q, span));
+      if (quote && quote.text.trim().toLowerCase() !== String(value).toLowerCase()) continue;
       best = { value, span };
       break;
     }
@@ -91,7 +95,7 @@ export function fillArguments(schema: unknown, segment: string): Record<string, 
     if (prop.const !== undefined) {
       args[key] = prop.const;
     } else if (Array.isArray(prop.enum)) {
-      const hit = matchEnum(prop.enum, tokens, used);
+      const hit = matchEnum(prop.enum, tokens, used, quoted);
       if (hit) {
         args[key] = hit.value;
         used.push(hit.span);
@@ -113,6 +117,21 @@ export function fillArguments(schema: unknown, segment: string): Record<string, 
     else if (FALSE_WORDS.has(t.word)) booleans.push(false);
   }
 
+  // Unquoted values a string property's shape picks out: a date ("due 2027-05-01"), an id ("m1").
+  for (const [key, prop] of entries) {
+    if (key in args || Array.isArray(prop.enum) || !typesOf(prop).includes("string")) continue;
+    const shape = isDate(key, prop) ? DATE : /^(?:id|\w+_id)$/.test(key) ? ID : undefined;
+    const found = shape &&
+      [...segment.matchAll(shape)].find((m) =>
+        !inside(m.index, quoted) && !used.some((u) => overlaps(u, spanOf(m)))
+      );
+    if (found) {
+      args[key] = found[0];
+      used.push(spanOf(found));
+      numbers.splice(0, numbers.length, ...numbers.filter((n) => !overlaps(n.span, spanOf(found))));
+    }
+  }
+
   for (const [key, prop] of entries) {
     if (key in args || Array.isArray(prop.enum)) continue;
     const types = typesOf(prop);
@@ -132,6 +151,20 @@ export function fillArguments(schema: unknown, segment: string): Record<string, 
     }
   }
   return args;
+}
+
+const DATE = /(?<![\p{L}\p{N}])\d{4}-\d{2}-\d{2}(?![\p{L}\p{N}])/gu;
+const ID = /(?<![\p{L}\p{N}_-])[a-z]{1,4}\d{1,6}(?![\p{L}\p{N}_-])/giu;
+
+const spanOf = (m: RegExpMatchArray): Span => ({ start: m.index!, end: m.index! + m[0].length });
+
+/** Whether a string property holds a calendar date (by its format, pattern, name or description). */
+function isDate(
+  key: string,
+  prop: Schema & { format?: unknown; pattern?: unknown; description?: unknown },
+): boolean {
+  return prop.format === "date" || prop.pattern === "^\\d{4}-\\d{2}-\\d{2}$" ||
+    /(?:^|_)(?:date|due|day)$/i.test(key) || /\bYYYY-MM-DD\b/.test(String(prop.description ?? ""));
 }
 
 /** Narrows a JSON schema definition (which may be a boolean) to an object schema. */

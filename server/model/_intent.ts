@@ -24,6 +24,8 @@ export interface Screen {
   selected: number | undefined;
   /** Stems that say what kind of thing is meant ("issue", the offered actions' words), never which one. */
   vocabulary?: ReadonlySet<string>;
+  /** What the listed items are (the stem "issue"): between equals, the action about them wins. */
+  kind?: string;
 }
 
 const MAX_TOKENS = 200;
@@ -143,6 +145,9 @@ function weigh(
     evidence = true;
   }
   for (const word of own.slice(1)) if (stems.has(word)) score += 2;
+  // Only ever a tie-breaker (scores are whole numbers otherwise), so the order actions are
+  // offered in never decides: `find "redirect"` on an issue list means the issues.
+  if (screen.kind !== undefined && own.slice(1).includes(screen.kind)) score += 0.5;
 
   let input = fillArguments(action.schema, text);
   for (const [key, prop] of propertiesOf(action.schema)) {

@@ -15,7 +15,9 @@ import { intendedCall, missingItem, type Screen } from "./_intent.ts";
 import { itemsOf, selectedOf } from "./_items.ts";
 import { type Action, type NamedCall, namedCalls } from "./_match.ts";
 import { readPrompt } from "./_prompt.ts";
-import { stem, wordsOf } from "./_text.ts";
+import { meantForMe, missingVerb, plainWords } from "./_phrase.ts";
+import { stem, tokenize, wordsOf } from "./_text.ts";
+import { STOP_WORDS, triggersOf } from "./_vocabulary.ts";
 
 /** A call in the planner's answer; `input` is the JSON-encoded arguments. */
 export interface PlannedCall {
@@ -49,7 +51,7 @@ function offeredActions(options: LanguageModelV3CallOptions, facts?: ContextFact
 }
 
 const SCREEN =
-  /\b(?:what(?:'s| is| do you see| can you see)?\b.*\b(?:screen|page|here|see|showing|shown|open)|describe\b.*\b(?:screen|page|view)|where am i|look at (?:the )?(?:screen|page))\b|^how many\b/i;
+  /\b(?:what(?:'s| is| do you see| can you see)?\b.*\b(?:screen|page|here|see|showing|shown|open|looking at)|describe\b.*\b(?:screen|page|view)|where am i|look at (?:the )?(?:screen|page))\b|^how many\b/i;
 const HELP =
   /^(?:\?+|commands|menu|options|what (?:can|could|should) (?:you|i) (?:do|say|ask|type)(?: here| for me)?|how (?:does|do) (?:this|it|you) work|what are (?:your|the) (?:commands|options))\?*$/i;
 const GREETING = /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|howdy)\b/i;
@@ -70,13 +72,55 @@ function plainAnswer(
     return `Hello! ${helpText(actions, facts, screen.items)}`;
   }
   if (THANKS.test(t) && short) return "You're welcome.";
+  const verb = missingVerb(t, actions);
+  if (verb !== undefined) {
+    const kind = kindOf(facts);
+    return `There is no action here to ${verb} ${kind === "one" ? "that" : `an ${kind}`}. ${
+      helpText(actions, facts, screen.items).replace(/^I am the offline assistant[^.]*\. /, "")
+    }`;
+  }
   return undefined;
+}
+
+/** What the listed items are called ("issues" → "issue"), from the data entry that lists them. */
+function kindOf(facts: ContextFacts | undefined): string {
+  const list = facts?.data.find((d) => Array.isArray(d.value) && d.count);
+  return list ? stem(wordsOf(list.name).at(-1) ?? "one") : "one";
+}
+
+/** The action the first meaningful word is a verb of, with no arguments. */
+function byVerb(text: string, actions: readonly Action[]): NamedCall | undefined {
+  const first = tokenize(text).find((t) => !STOP_WORDS.has(t.word));
+  const action = first && actions.find((a) => triggersOf(a.name, a.description).has(first.stem));
+  return action ? { name: action.name, input: {} } : undefined;
+}
+
+/** The answer to "assign 27 to me" when the action takes a person from a list that has no "me". */
+function whoIsMe(call: NamedCall | undefined, actions: Action[]): string | undefined {
+  const action = call && actions.find((a) => a.name === call.name);
+  const props = (action?.schema as { properties?: Record<string, { enum?: unknown[] }> })
+    ?.properties ?? {};
+  for (const [key, prop] of Object.entries(props)) {
+    if (!Array.isArray(prop.enum) || key in (call?.input ?? {})) continue;
+    if (prop.enum.some((v) => String(v).toLowerCase() === "me")) return undefined;
+    const names = prop.enum.map(String);
+    const list = names.length > 1
+      ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`
+      : names.join("");
+    return `I do not know who you are: this page does not say. Tell me a name instead: ${list}.`;
+  }
+  return undefined;
+}
+
+/** Whether the call lacks the item it must name. */
+function missing(call: NamedCall, actions: readonly Action[]): boolean {
+  const action = actions.find((a) => a.name === call.name);
+  return !!action && missingItem(action, call.input) !== undefined;
 }
 
 function whichOne(name: string, facts: ContextFacts | undefined, screen: Screen): string {
   // The data entry that lists the items names their kind: "issues" → "issue".
-  const list = facts?.data.find((d) => Array.isArray(d.value) && d.count);
-  const kind = list ? stem(wordsOf(list.name).at(-1) ?? "one") : "one";
+  const kind = kindOf(facts);
   const example = screen.items[0]
     ? `, e.g. “${wordsOf(name).join(" ")} ${screen.items[0].number}”`
     : "";
@@ -133,10 +177,16 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
   const vocabulary = new Set<string>();
   for (const a of actions) for (const w of wordsOf(a.name)) vocabulary.add(stem(w));
   for (const d of facts?.data ?? []) for (const w of wordsOf(d.name)) vocabulary.add(stem(w));
+  const kind = kindOf(facts);
   const screen: Screen = facts
-    ? { items: itemsOf(facts), selected: selectedOf(facts), vocabulary }
+    ? {
+      items: itemsOf(facts),
+      selected: selectedOf(facts),
+      vocabulary,
+      kind: kind === "one" ? undefined : kind,
+    }
     : { items: [], selected: undefined, vocabulary };
-  const scanned = prompt.text.slice(0, PLANNER_SCAN_CHARS);
+  const scanned = plainWords(prompt.text.slice(0, PLANNER_SCAN_CHARS), actions, screen.items);
   let named: NamedCall[] = [];
   let text = "";
   if (prompt.results.length > 0) {
@@ -161,17 +211,25 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
         : undefined;
       named = before ? [before, ...named] : [intended];
     }
-    if (answer !== undefined) text = answer;
+    // "show open issues" names `open_issue`, but without an issue it means the filter.
+    const incomplete = named.length === 1 && intended && intended.name !== named[0].name &&
+      missing(named[0], actions) && !missing(intended, actions) &&
+      new RegExp(`\\b${wordsOf(named[0].name).at(-1)}s\\b`, "i").test(scanned);
+    if (incomplete) named = [intended];
+    const forMe = meantForMe(scanned)
+      ? whoIsMe(named[0] ?? intended ?? byVerb(scanned, actions), actions)
+      : undefined;
+    if (forMe !== undefined) {
+      text = forMe;
+      named = [];
+    } else if (answer !== undefined) text = answer;
     else if (named.length === 0) {
       if (intended) named = [intended];
       else named = forcedCall(options, actions, scanned);
       if (named.length === 0) text = fallback(scanned, actions, facts, screen);
     }
   }
-  const unclear = named.find((c) => {
-    const action = actions.find((a) => a.name === c.name);
-    return action && missingItem(action, c.input) !== undefined;
-  });
+  const unclear = named.find((c) => missing(c, actions));
   if (unclear && prompt.results.length === 0) {
     // A call without its item would only come back refused: ask which one instead.
     text = whichOne(unclear.name, facts, screen);

@@ -1,6 +1,7 @@
 /**
  * Reads what the offline planner needs out of a `LanguageModelV3Prompt`: the
- * latest user words without the host context block, the latest host context,
+ * latest user words without the runtime's blocks (host and remote context,
+ * the unchanged-page note, a summary, any later one), the latest host context,
  * the tool results the prompt ends with, a fingerprint for call ids, and a
  * rough token count.
  *
@@ -39,10 +40,32 @@ const RUNTIME_BLOCKS =
   /<(host_context_unchanged|host_context_omitted|conversation_summary)>[\s\S]*?<\/\1>/g;
 const OPEN = "<host_context>";
 const CLOSE = "</host_context>";
+// The runtime's blocks are fenced in snake_case tags (`host_context`, `remote_context`,
+// `host_context_unchanged`, ...), put before the person's words. Any such leading block is
+// context, so a block the runtime adds later is never read as something the person typed.
+const LEADING_BLOCK = /^\s*<([a-z]+(?:_[a-z]+)+)>/;
+
+/** Splits off the runtime's leading blocks: the host_context inside (the last one) and the text after them. */
+function leadingBlocks(text: string): { context: string | undefined; rest: string } {
+  let context: string | undefined;
+  let rest = text;
+  for (;;) {
+    const open = LEADING_BLOCK.exec(rest);
+    if (!open) return { context, rest };
+    const tag = open[1];
+    const close = rest.indexOf(`</${tag}>`, open[0].length);
+    // An unclosed block is context to the end, never the person's words.
+    const end = close < 0 ? rest.length : close;
+    if (tag === "host_context") context = rest.slice(open[0].length, end).trim();
+    rest = close < 0 ? "" : rest.slice(close + tag.length + 3);
+  }
+}
 
 /** Splits user text into the host_context block's inside (the last one) and the remaining words. */
 function splitContext(text: string): { context: string | undefined; rest: string } {
-  let context: string | undefined;
+  const leading = leadingBlocks(text);
+  let context = leading.context;
+  text = leading.rest;
   let rest = "";
   let from = 0;
   for (;;) {

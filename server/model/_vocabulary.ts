@@ -21,6 +21,8 @@ const SYNONYMS: Record<string, readonly string[]> = {
   delete: ["remove", "erase", "trash", "destroy", "drop"],
   remove: ["delete", "erase", "drop"],
   filter: ["search", "find", "narrow", "limit", "only"],
+  find: ["search", "look", "list", "show", "see"],
+  search: ["find", "look"],
   clear: ["reset", "remove", "drop"],
   change: ["set", "update", "mark", "make", "switch", "move"],
   set: ["change", "update", "mark", "make"],

@@ -163,7 +163,8 @@ test("after a failed tool result it says it could not do it and why, without cal
     tools,
   });
   assert.equal(result.toolCalls.length, 0);
-  assert.match(result.text, /^I could not select issue: Invalid input: number is required\./);
+  assert.match(result.text, /^I could not select issue\. Tell me again/);
+  assert.doesNotMatch(result.text, /Invalid input/, "the reason is shown beside the call, once");
   assert.doesNotMatch(result.text, /select_issue/);
 });
 
@@ -225,7 +226,7 @@ test("asked what it sees, it describes the host context in words", async () => {
   assert.equal(result.toolCalls.length, 0);
   assert.match(result.text, /tasks view: The issue list, filtered to open bugs\./);
   assert.match(result.text, /Issues: #42 Fix login; #43 Dark mode\./);
-  assert.match(result.text, /go to agents/);
+  assert.match(result.text, /Pages you can go to: “agents”/);
   assert.doesNotMatch(result.text, /select_issue|set_title|show_only/);
   assert.ok(result.usage.inputTokens! > 0 && result.usage.outputTokens! > 0);
 });
@@ -354,5 +355,72 @@ test("a failure's reason is said once, without the prefixes the layers added", a
     }),
     tools,
   });
-  assert.match(result.text, /^I could not select issue: there is no issue #999\. /);
+  assert.match(result.text, /^I could not select issue\. /);
+});
+
+test("every block the runtime puts before the words is context: remote context, the unchanged note, a later one", async () => {
+  const page =
+    `<host_context>\nview: tasks\ndata:\n  issues: [{"number":42,"title":"Fix login"},{"number":7,"title":"Dark mode"}]\n  selected_issue: {"number":42,"title":"Fix login"}\n</host_context>`;
+  const remote = `<remote_context>\n{"milestones":3,"next_due":"Beta"}\n</remote_context>`;
+  const later = `<team_context>\n{"issue":5}\n</team_context>`;
+  for (const blocks of [[page, remote], [page, remote, later], [remote, page]]) {
+    const result = await generateText({
+      model: offlineModel(),
+      prompt: `${blocks.join("\n\n")}\n\nselect it`,
+      tools,
+    });
+    assert.deepEqual(result.toolCalls.map((c) => [c.toolName, c.input]), [
+      ["select_issue", { number: 42 }],
+    ]);
+  }
+  // A later turn whose page is unchanged: the note and the remote block are no words either.
+  const messages: ModelMessage[] = [
+    { role: "user", content: `${page}\n\nhello` },
+    { role: "assistant", content: "Hello!" },
+    {
+      role: "user",
+      content:
+        `<host_context_unchanged>The page is as the last host_context above shows it.</host_context_unchanged>\n\n${remote}\n\nhelp`,
+    },
+  ];
+  const help = await generateText({ model: offlineModel(), messages, tools });
+  assert.deepEqual(help.toolCalls, []);
+  assert.match(help.text, /I can:/);
+  assert.doesNotMatch(help.text, /milestones|next due/i);
+});
+
+test("a decline, a reviewer's no and the policy's no read as answers in people's words, never as failures", async () => {
+  const cases: [string, RegExp][] = [
+    [
+      "The user declined this action, so it was not carried out.",
+      /^You cancelled select issue; nothing was changed\.$/,
+    ],
+    [
+      "An operator denied the call: not during the freeze",
+      /^The reviewer declined select issue; nothing was changed\.$/,
+    ],
+    [
+      "Tool 'select_issue' requires approval. Request approval before proceeding.",
+      /^Select issue is not allowed here; nothing was changed\.$/,
+    ],
+  ];
+  for (const [value, expected] of cases) {
+    const result = await generateText({
+      model: offlineModel(),
+      messages: afterCall({ type: "error-text", value }),
+      tools,
+    });
+    assert.match(result.text, expected);
+    assert.doesNotMatch(result.text, /select_issue|Tell me again|Request approval/);
+  }
+});
+
+test("a result listing records is summarised by their names, never as [object Object]", async () => {
+  const messages = afterCall({
+    type: "json",
+    value: { milestones: [{ id: "m1", title: "Beta" }, { id: "m2", title: "Launch" }] },
+  } as unknown as { type: "json"; value: { selected: number } });
+  const result = await generateText({ model: offlineModel(), messages, tools });
+  assert.match(result.text, /milestones Beta, Launch/);
+  assert.doesNotMatch(result.text, /object Object/);
 });

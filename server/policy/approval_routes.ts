@@ -31,13 +31,17 @@ import { ApprovalConflict, type ApprovalRecord } from "./approvals.ts";
 import type { LocalPolicyEngine } from "./local_engine.ts";
 import type { PolicyRuntime } from "./setup.ts";
 
-/** What the routes read of the runtime: its policy, default workspace and access mode. */
-interface InboxEngine {
+/** What the routes read of the engine: the policy, its default workspace and access mode, and the sessions (to withdraw a stale hold). */
+interface EngineView {
   policy: PolicyRuntime | null;
   options: { remoteTools: { workspace: string }; access: { mode: string } };
+  repo: { load(id: string): Promise<{ record: { pending_action: HeldView | null } } | null> };
 }
-
-type Env = { Variables: { principal: Principal; engine: InboxEngine } };
+interface HeldView {
+  tool_call_id: string;
+  queued: { call_id: string }[];
+}
+type Env = { Variables: { principal: Principal; engine: EngineView } };
 
 /** Which address the routes answer at, and so in whose words. */
 export type InboxDialect = "tether" | "zentinelle";
@@ -149,6 +153,30 @@ const ZENTINELLE: Refuse = {
   },
 };
 
+/**
+ * The requests whose call this runtime still holds. A request the runtime's own gate opened
+ * (its harness, a session of this runtime) whose session no longer waits on that call is left
+ * out; requests other agent hosts opened through the contract's routes are kept.
+ */
+async function stillHeld(c: Context<Env>, requests: ApprovalRecord[]): Promise<ApprovalRecord[]> {
+  const engine = c.get("engine");
+  const harness = engine.policy?.gate.harness;
+  const kept: ApprovalRecord[] = [];
+  for (const r of requests) {
+    const session = r.context.session_id;
+    const call = r.context.tool_call_id;
+    if (r.context.harness !== harness || typeof session !== "string" || typeof call !== "string") {
+      kept.push(r);
+      continue;
+    }
+    const pending = (await engine.repo.load(session))?.record.pending_action;
+    const waits = pending &&
+      (pending.tool_call_id === call || pending.queued.some((q) => q.call_id === call));
+    if (waits) kept.push(r);
+  }
+  return kept;
+}
+
 function engineOf(c: Context<Env>, refuse: Refuse): LocalPolicyEngine {
   if (!isOperator(c.get("principal"))) refuse.role(c);
   const local = c.get("engine").policy?.local;
@@ -253,9 +281,12 @@ export function approvalRoutes(dialect: InboxDialect = "tether"): Hono<Env> {
     const engine = engineOf(c, refuse);
     const now = engine.approvals.now();
     const dflt = c.get("engine").options.remoteTools.workspace;
-    const requests = (await engine.approvals.pending())
-      .filter((r) => inScope(c.get("principal"), r, dflt))
-      .map((r) => entry(r, dialect, now, dflt));
+    let pending = (await engine.approvals.pending())
+      .filter((r) => inScope(c.get("principal"), r, dflt));
+    // Tether's own inbox withdraws a request its conversation moved past (a newer message
+    // superseded the call, the session was deleted): approving it would release nothing.
+    if (dialect === "tether") pending = await stillHeld(c, pending);
+    const requests = pending.map((r) => entry(r, dialect, now, dflt));
     return c.json({ requests });
   });
 
@@ -285,15 +316,24 @@ export function approvalRoutes(dialect: InboxDialect = "tether"): Hono<Env> {
           : "reason must be a string of at most 1,000 characters.",
       );
     }
-    const found = await engine.approvals.get(c.req.param("id"));
+    const held = await engine.approvals.get(c.req.param("id"));
     const dflt = c.get("engine").options.remoteTools.workspace;
     // Another workspace's request is unknown here, as an id that was never issued.
-    if (!found || !inScope(c.get("principal"), found, dflt)) {
+    if (!held || !inScope(c.get("principal"), held, dflt)) {
       refuse.conflict(
         new ApprovalConflict(404, `There is no approval request ${c.req.param("id")}.`),
       );
     }
-    if (selfApproval(c, found!)) refuse.self();
+    if (selfApproval(c, held!)) refuse.self();
+    if (dialect === "tether" && held && (await stillHeld(c, [held])).length === 0) {
+      throw new TetherError(
+        409,
+        "conflict",
+        `The conversation moved on: ${
+          held.context.tool_name ?? "the call"
+        } is no longer waiting, so there is nothing to approve.`,
+      );
+    }
     try {
       return c.json(
         await engine.approvals.decide(

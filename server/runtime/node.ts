@@ -27,7 +27,7 @@ export interface StartOptions extends Partial<RuntimeOptions> {
   attach?: (app: TetherApp, server: Server) => void | Promise<void>;
   /** Serve the Socket.IO namespace `/assistant` on the same port (default true). */
   socketIo?: boolean;
-  /** A folder of files (the demo) served at `/` for every path outside /api, /health and /socket.io. */
+  /** A folder of files (the demo) served at `/` for every path outside the runtime's own routes (see `runtimeSegments`). */
   staticRoot?: string;
 }
 
@@ -93,14 +93,32 @@ export async function startNode(options: StartOptions = {}): Promise<Started> {
   };
 }
 
-const RUNTIME_PATHS = /^\/(?:api|health|socket\.io)(?:\/|$)/;
+/**
+ * The first path segments the runtime answers, read from the app's own route list (and
+ * Socket.IO's path): wherever files are served beside it, every route stays reachable.
+ *
+ * @example
+ * ```ts
+ * runtimeSegments(createRuntime()); // Set { "api", "health", "v1", "socket.io", ... }
+ * ```
+ */
+export function runtimeSegments(app: TetherApp): Set<string> {
+  const segments = new Set(["socket.io"]);
+  for (const route of app.routes) {
+    const first = route.path.split("/")[1] ?? "";
+    // Middleware on every path (`*`, `/*`) and parameters name no segment of their own.
+    if (first !== "" && !/[*:{(]/.test(first)) segments.add(first);
+  }
+  return segments;
+}
 
 /** The runtime's fetch, with the files under `root` answering every path the runtime does not own. */
 function withStaticFiles(app: TetherApp, root: string): TetherApp["fetch"] {
   // Node file serving stays here, so the Hono app itself keeps to Request and Response.
   const files = new Hono().use("*", serveStatic({ root }));
+  const owned = runtimeSegments(app);
   return (request, ...rest) =>
-    RUNTIME_PATHS.test(new URL(request.url).pathname)
+    owned.has(new URL(request.url).pathname.split("/")[1] ?? "")
       ? app.fetch(request, ...rest)
       : files.fetch(request, ...rest);
 }

@@ -10,9 +10,8 @@
  * back in the composer after Send, Apply and Cancel, a Cancel that reads
  * "Cancelled", a preview still open after a reload, the tracker's data kept
  * across a reload, the conversation following ten turns with cards, and a
- * phone-sized page that scrolls the changed issue into view. The README's
- * screenshots (docs/demo.png at 1280x800, docs/demo-phone.png at 390x844)
- * are taken here.
+ * phone-sized page that scrolls the changed issue into view. Screenshots go
+ * to test-output/; the README's are taken by tests/e2e/composed.node.test.ts.
  *
  * Chromium comes from CHROME_PATH, the system or the @sparticuz/chromium
  * devDependency (tests/browser/chromium.mjs); a test never downloads one.
@@ -29,7 +28,6 @@ import { buildDemo } from "../../scripts/build-demo.ts";
 import { type Started, startNode } from "../../server/runtime/node.ts";
 
 const OUTPUT = fileURLToPath(new URL("../../test-output/", import.meta.url));
-const DOCS = fileURLToPath(new URL("../../docs/", import.meta.url));
 describe("the demo end to end", () => {
   let runtime: Started;
   let browser: Browser;
@@ -273,7 +271,7 @@ describe("the demo end to end", () => {
     assert.deepEqual(consoleErrors, [], "no console errors");
   });
 
-  test("the README's desktop screenshot: a few requests and a preview waiting for Apply", async () => {
+  test("a few requests and a preview waiting for Apply on the desktop", async () => {
     const desk = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await desk.goto(`${runtime.url}/`);
     await desk.locator("tether-chat [part=connection]", { hasText: "Connected" }).waitFor();
@@ -297,7 +295,7 @@ describe("the demo end to end", () => {
     await input.press("Enter");
     await desk.locator("tether-chat tether-confirm[data-open] [part=preview]").waitFor();
     await desk.waitForTimeout(400);
-    await desk.screenshot({ path: join(DOCS, "demo.png") });
+    await desk.screenshot({ path: join(OUTPUT, "demo-desk.png") });
     await desk.close();
   });
 
@@ -326,7 +324,7 @@ describe("the demo end to end", () => {
     })
       .waitFor();
     await phone.waitForTimeout(400);
-    await phone.screenshot({ path: join(DOCS, "demo-phone.png") });
+    await phone.screenshot({ path: join(OUTPUT, "demo-phone.png") });
     assert.deepEqual(phoneErrors, []);
     await phone.close();
   });

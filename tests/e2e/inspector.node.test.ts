@@ -8,7 +8,7 @@
  * a turn's context as the model received it and the held call's policy
  * decision and reason, over SSE and Socket.IO; a `<tether-inspector>` given
  * only a session id shows an AG-UI session's turn. The README's screenshot
- * (docs/inspector.png) is taken here.
+ * (docs/inspector.png) is taken here with UPDATE_SCREENSHOTS=1 (test-output/ otherwise).
  */
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -19,11 +19,11 @@ import { fileURLToPath } from "node:url";
 import { HttpAgent } from "@ag-ui/client";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium, until } from "../browser/_lab.ts";
+import { screenshotPath } from "./_screenshots.ts";
 import { buildDemo } from "../../scripts/build-demo.ts";
 import { type Started, startNode } from "../../server/runtime/node.ts";
 
 const OUTPUT = fileURLToPath(new URL("../../test-output/", import.meta.url));
-const DOCS = fileURLToPath(new URL("../../docs/", import.meta.url));
 const POLICY = {
   policies: [{
     id: "inspect-holds",
@@ -152,7 +152,7 @@ describe("the inspector in the demo", () => {
 
       if (transport === "sse") {
         await page.waitForTimeout(300);
-        await page.screenshot({ path: join(DOCS, "inspector.png") });
+        await page.screenshot({ path: screenshotPath("inspector.png") });
       }
 
       // Live: the next turn shows up by itself.

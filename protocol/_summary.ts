@@ -1,0 +1,45 @@
+/**
+ * Records and lists said in a few words, for the sentences people read (the
+ * chat's call cards, the offline model's answers): a record by its title,
+ * name or label, a list by those names or by how many it holds; never
+ * "[object Object]".
+ *
+ * @module
+ */
+
+const clip = (text: string, max: number) => text.length > max ? text.slice(0, max - 1) + "…" : text;
+
+/**
+ * What a record is called (its title, name or label), if it says.
+ *
+ * @example
+ * ```ts
+ * nameOf({ id: "m1", title: "Beta" }); // "Beta"
+ * ```
+ */
+export function nameOf(value: unknown): string | undefined {
+  if (!value || typeof value !== "object") return undefined;
+  const v = value as Record<string, unknown>;
+  const name = [v.title, v.name, v.label].find((x) => typeof x === "string");
+  return name as string | undefined;
+}
+
+/**
+ * A list in words: up to `most` plain values or record names, else how many it holds.
+ *
+ * @example
+ * ```ts
+ * listInWords([{ title: "Beta" }, { title: "Launch" }]); // "Beta, Launch"
+ * listInWords([{}, {}]); // "2 items"
+ * ```
+ */
+export function listInWords(list: readonly unknown[], most = 6): string {
+  if (list.length === 0) return "none";
+  const named = list.map((x) =>
+    typeof x === "string" || typeof x === "number" ? String(x) : nameOf(x)
+  );
+  if (list.length > most || named.some((n) => n === undefined)) {
+    return `${list.length} ${list.length === 1 ? "item" : "items"}`;
+  }
+  return named.map((n) => clip(n!, 40)).join(", ");
+}

@@ -1,0 +1,282 @@
+/**
+ * What people type, made plain before the planner weighs it: a word one
+ * edit away from a word the page knows is read as that word ("clsoe" →
+ * close, "hlep" → help), and the table below rewrites the common ways of
+ * saying a request into the words the actions are described with ("mark 19
+ * as done" → close 19, "search for login" → search for "login").
+ * It also names the requests the page has no action for ("label 42 as ui"),
+ * so the planner can say so instead of guessing another action.
+ *
+ * Work is bounded: the planner hands in a bounded prefix, only its first
+ * 24 words are checked for typos, and each is compared with each known word
+ * once.
+ *
+ * @module
+ */
+
+import type { Action } from "./_match.ts";
+import type { Item } from "./_items.ts";
+import { tokenize, wordsOf } from "./_text.ts";
+import { STOP_WORDS, triggersOf } from "./_vocabulary.ts";
+
+// Words the planner understands whatever the page offers (its plain answers, its rewrites).
+const CORE = [
+  "help",
+  "hello",
+  "thanks",
+  "search",
+  "filter",
+  "filters",
+  "reopen",
+  "select",
+  "close",
+  "delete",
+  "create",
+  "assign",
+  "open",
+  "show",
+  "issue",
+  "issues",
+  "clear",
+  "screen",
+  "page",
+];
+// Common words a typo check must leave alone (real words one edit from a known one).
+const LEAVE = new Set([
+  "does",
+  "done",
+  "dose",
+  "shot",
+  "shoe",
+  "shop",
+  "lose",
+  "lost",
+  "clean",
+  "clear",
+  "issued",
+  "opens",
+  "opened",
+  "helps",
+  "helper",
+  "there",
+  "these",
+  "those",
+  "where",
+  "what",
+  "when",
+  "fixed",
+]);
+
+// Each row: what people say → the words the planner reads. Applied in order, once each.
+const REWRITES: [RegExp, string][] = [
+  // "re-open" is one verb.
+  [/\bre-(open|assign)/gi, "re$1"],
+  // Values said another way.
+  [
+    /\b(mark|set)\b(.*?)\b(?:as )?(?:done|fixed|finished|resolved|completed?)\b/gi,
+    "$1$2 as closed",
+  ],
+  [/\beverything\b/gi, "all issues"],
+  [/\b((?:clear|remove|reset|drop) )(?:all )?(?:the )?(filters?|search)\b/gi, "$1filters"],
+  // Going back to the list is going to the issues page.
+  [/^(?:(?:go|get|take me) )?back to (?:the )?(?:list|issue list)\b/i, "go to issues"],
+  [/^go to (?:the )?(?:list|issue list)\b/i, "go to issues"],
+  // "show dana's issues": the person's name, not a possessive.
+  [/\b(\p{L}+)'s (issues|bugs|tickets)\b/giu, "$2 assigned to $1"],
+  [/^what is (\p{L}+) working on\??$/iu, "issues assigned to $1"],
+  // "add the performance label to 31" asks for labelling.
+  [/^(?:add|put|apply) (?:the |a )?(?:\S+ )?(?:label|tag)\b/i, "label"],
+];
+
+// Searching without quotes: the words after the verb are the text to look for.
+const SEARCH =
+  /^(?:please )?(?:search(?: issues)?(?: for)?|look (?:for|up)|find(?: issues)?(?: about| with| containing| mentioning)?|issues (?:about|mentioning|containing|with))\s+(?!")(.+?)[.?!]*$/i;
+
+/**
+ * Request verbs the planner knows as such: when a message starts with one
+ * that no offered action is described by, the page has no action for it.
+ */
+const REQUEST_VERBS = new Set([
+  "label",
+  "tag",
+  "unassign",
+  "comment",
+  "archive",
+  "export",
+  "import",
+  "merge",
+  "duplicate",
+  "star",
+  "pin",
+  "lock",
+  "unlock",
+  "print",
+  "email",
+  "share",
+  "edit",
+  "subscribe",
+  "watch",
+  "upload",
+  "download",
+  "translate",
+  "sort",
+  "vote",
+  "mention",
+  "link",
+  "rename",
+  "move",
+  "copy",
+  "undo",
+]);
+
+/** Whether `a` and `b` are at most one edit apart (insert, delete, replace, or swap two neighbours). */
+export function oneEdit(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.abs(a.length - b.length) > 1) return false;
+  if (a.length === b.length) {
+    const diff: number[] = [];
+    for (let i = 0; i < a.length && diff.length <= 2; i++) if (a[i] !== b[i]) diff.push(i);
+    if (diff.length === 1) return true;
+    return diff.length === 2 && diff[1] === diff[0] + 1 && a[diff[0]] === b[diff[1]] &&
+      a[diff[1]] === b[diff[0]];
+  }
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  let i = 0;
+  while (i < short.length && short[i] === long[i]) i++;
+  return short.slice(i) === long.slice(i + 1);
+}
+
+/** The words the page and the planner know: action names, verbs, enum values, item titles. */
+function knownWords(actions: readonly Action[], items: readonly Item[]): Set<string> {
+  const known = new Set<string>(CORE);
+  for (const a of actions) {
+    for (const w of wordsOf(a.name)) known.add(w);
+    for (const w of triggersOf(a.name, a.description)) known.add(w);
+    for (const w of wordsOf(a.description ?? "").slice(0, 12)) known.add(w);
+    const props = (a.schema as { properties?: Record<string, { enum?: unknown[] }> })?.properties;
+    for (const p of Object.values(props ?? {})) {
+      for (const v of Array.isArray(p?.enum) ? p.enum : []) {
+        if (typeof v === "string") { for (const w of wordsOf(v)) known.add(w); }
+      }
+    }
+  }
+  for (const item of items.slice(0, 200)) for (const w of wordsOf(item.title)) known.add(w);
+  return known;
+}
+
+const TYPO_WORDS = 24;
+
+/** `text` with each unknown word of four letters or more that is one edit from exactly one known word replaced by it. */
+function correctTypos(text: string, known: ReadonlySet<string>): string {
+  let out = "";
+  let at = 0;
+  let first = true;
+  // Requests are short: only the first words are checked, so a long message costs no more.
+  for (const t of tokenize(text).slice(0, TYPO_WORDS)) {
+    // The verb (the first word that carries meaning) from four letters, other words from six:
+    // "dark" is no typo of "mark", nor "crash" of "trash".
+    const min = first ? 4 : 6;
+    if (!STOP_WORDS.has(t.word) && !/^(?:please|can|could|kindly)$/.test(t.word)) first = false;
+    if (t.word.length < min || /\d/.test(t.word) || known.has(t.word) || known.has(t.stem)) {
+      continue;
+    }
+    if (STOP_WORDS.has(t.word) || LEAVE.has(t.word)) continue;
+    if (insideQuotes(text, t.start)) continue;
+    let match: string | undefined;
+    let several = false;
+    for (const k of known) {
+      if (k.length < 4 || !oneEdit(t.word, k)) continue;
+      if (match !== undefined && match !== k) several = true;
+      match = k;
+    }
+    if (match === undefined || several) continue;
+    out += text.slice(at, t.start) + match;
+    at = t.end;
+  }
+  return out + text.slice(at);
+}
+
+function insideQuotes(text: string, at: number): boolean {
+  let open = false;
+  for (let i = 0; i < at; i++) {
+    if (text[i] === '"' || text[i] === "“" || text[i] === "”") open = !open;
+  }
+  return open;
+}
+
+/** Whether any word of `words` is an enum value some action takes, or a number. */
+function namesValues(words: string, actions: readonly Action[]): boolean {
+  if (/\d/.test(words)) return true;
+  const said = new Set(tokenize(words).map((t) => t.stem));
+  for (const a of actions) {
+    if (wordsOf(a.name).some((w) => said.has(w) || said.has(w.replace(/s$/, "")))) {
+      if (!/^(?:issue|issues|item|items)$/.test(wordsOf(a.name).at(-1) ?? "")) return true;
+    }
+    const props = (a.schema as { properties?: Record<string, { enum?: unknown[] }> })?.properties;
+    for (const p of Object.values(props ?? {})) {
+      for (const v of Array.isArray(p?.enum) ? p.enum : []) {
+        if (typeof v === "string" && tokenize(v).every((t) => said.has(t.stem))) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * The words a person typed, made plain for the planner.
+ *
+ * @example
+ * ```ts
+ * plainWords("clsoe 15", actions, items); // "close 15"
+ * plainWords("search for login", actions, items); // 'search for "login"'
+ * ```
+ */
+export function plainWords(
+  text: string,
+  actions: readonly Action[],
+  items: readonly Item[],
+): string {
+  let out = correctTypos(text, knownWords(actions, items));
+  for (const [pattern, replacement] of REWRITES) out = out.replace(pattern, replacement);
+  const search = SEARCH.exec(out.trim());
+  if (search) {
+    const what = search[1].replace(/^(?:the |issues? )+/i, "").replace(/^(?:about|for) /i, "");
+    if (
+      what && !/["“”]/.test(what) && what.split(/\s+/).length <= 5 && !namesValues(what, actions)
+    ) {
+      out = `search for "${what}"`;
+    }
+  }
+  return out;
+}
+
+/**
+ * The request verb a message starts with when no offered action is described by it
+ * ("label" in "label 42 as ui"), else undefined.
+ *
+ * @example
+ * ```ts
+ * missingVerb("label 42 as ui", actions); // "label"
+ * ```
+ */
+export function missingVerb(text: string, actions: readonly Action[]): string | undefined {
+  const words = wordsOf(text).filter((w) =>
+    !/^(?:please|can|could|you|would|i|want|to|like|kindly)$/.test(w)
+  );
+  const verb = words[0];
+  if (!verb || !REQUEST_VERBS.has(verb)) return undefined;
+  for (const a of actions) if (triggersOf(a.name, a.description).has(verb)) return undefined;
+  return verb;
+}
+
+/**
+ * Whether the words ask for something for "me" ("assign 27 to me"): the page does not say who the person is.
+ *
+ * @example
+ * ```ts
+ * meantForMe("assign 27 to me"); // true
+ * ```
+ */
+export function meantForMe(text: string): boolean {
+  return /\b(?:to|for) me\b\s*[.!?]*$/i.test(text.trim()) && !/^help\b/i.test(text.trim());
+}
