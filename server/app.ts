@@ -13,6 +13,7 @@ import { resolveOptions, type RuntimeOptions } from "./config.ts";
 import { Engine } from "./engine.ts";
 import { authenticate, originAllowed } from "./http/access.ts";
 import { readJson } from "./http/body.ts";
+import { clientKey } from "./http/client_key.ts";
 import { TetherError, validationError } from "./http/errors.ts";
 import type { Principal } from "./http/principal.ts";
 import { modelFromSpec, profileOfModel } from "./model/mod.ts";
@@ -223,7 +224,7 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
   app.route("/v1/integrations", integrationRoutes(options));
 
   app.post("/api/chat", async (c) => {
-    const raw = await readJson(c.req.raw, options.limits);
+    const raw = await readJson(c.req.raw, options.limits, clientKey(c));
     const parsed = parseBody(raw);
     if (!parsed.ok) throw validationError(formatIssues(parsed.issues), parsed.issues);
     const e = c.get("engine");
@@ -242,7 +243,7 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
     return c.json(await c.get("engine").conversations.list(c.get("principal"), c.req.query()));
   });
   app.patch("/api/sessions/:id", async (c) => {
-    const body = await readJson(c.req.raw, options.limits);
+    const body = await readJson(c.req.raw, options.limits, clientKey(c));
     return c.json(await c.get("engine").conversations.patch(c.get("principal"), sid(c), body));
   });
   app.get(
@@ -253,7 +254,10 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
       } catch (error) {
         // `?missing=null`: a page asking about a session it may not have started yet gets
         // 200 `null`, not a 404 its browser logs as an error. Without it, 404 as always.
-        if (c.req.query("missing") === "null" && (error as { status?: number }).status === 404) {
+        // Another principal's session answers the same `null`, so the answer never tells a
+        // stranger which ids are taken (the id stays unusable to them: 403 on every other route).
+        const status = (error as { status?: number }).status;
+        if (c.req.query("missing") === "null" && (status === 404 || status === 403)) {
           return c.json(null);
         }
         throw error;
@@ -280,7 +284,7 @@ export function createRuntime(partial: Partial<RuntimeOptions> = {}): TetherApp 
     return runAgui(
       c.get("engine"),
       c.get("principal"),
-      await readJson(c.req.raw, options.limits),
+      await readJson(c.req.raw, options.limits, clientKey(c)),
     );
   });
   app.get("/api/agui/capabilities", (c) => c.json(aguiCapabilities()));

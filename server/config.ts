@@ -33,10 +33,21 @@ export interface Limits {
   bodyTimeoutMs: number;
   /** Request bodies read at once (default 64); more is a 503 until one finishes. */
   maxBodyReads: number;
+  /**
+   * Request bodies read at once from one client, a principal at one address (default 8), once
+   * half of `maxBodyReads` is in use; more is a 429 until one of its own finishes, so one
+   * client's slow bodies never hold the others'.
+   */
+  maxBodyReadsPerClient: number;
   /** Deepest nesting of objects and arrays in a request body or Socket.IO payload (default 64). */
   maxJsonDepth: number;
   /** Characters of `content` in one message (default 1,000,000); longer is a 413. */
   maxContentChars: number;
+  /**
+   * Characters of attachment content (text, data URIs, urls; screenshots aside) one session
+   * keeps over all its messages (default 48,000,000); a message past it is a 413.
+   */
+  maxSessionAttachmentChars: number;
   /** Events kept per session for resuming streams (default 1,000). */
   eventLogSize: number;
   /** Milliseconds a process holds a session's lease without renewing it (default 10,000); shared stores only. */
@@ -153,8 +164,10 @@ export const DEFAULT_LIMITS: Limits = {
   maxBodyBytes: 32 * 1024 * 1024,
   bodyTimeoutMs: 30_000,
   maxBodyReads: 64,
+  maxBodyReadsPerClient: 8,
   maxJsonDepth: 64,
   maxContentChars: 1_000_000,
+  maxSessionAttachmentChars: 48_000_000,
   eventLogSize: 1_000,
   leaseTtlMs: 10_000,
 };

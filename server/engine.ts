@@ -180,10 +180,15 @@ export class Engine {
     const model = this.#modelFor(body.config?.model);
     const max = profileOf(model, this.options).maxToolDescriptionChars;
     assertDescriptions(body.host_context?.actions, max, "host_context.actions", model.name);
-    return this.withSession(
-      body.session_id,
-      () => this.#message(principal, body, model, options.admitted),
-    );
+    return this.withSession(body.session_id, async () => {
+      try {
+        return await this.#message(principal, body, model, options.admitted);
+      } finally {
+        // Every event of the turn is delivered before its answer: a durable store sends an event
+        // once it is logged (events/hub.ts), so the answer waits for the last batch.
+        await this.hub.flush(body.session_id);
+      }
+    });
   }
 
   /** The model a request's `config.model` picks: only the default or one of `allowedModels`. */

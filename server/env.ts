@@ -178,8 +178,10 @@ export function optionsFromEnv(
     ["maxBodyBytes", "LIMITS__MAX_BODY_BYTES"],
     ["bodyTimeoutMs", "LIMITS__BODY_TIMEOUT_MS"],
     ["maxBodyReads", "LIMITS__MAX_BODY_READS"],
+    ["maxBodyReadsPerClient", "LIMITS__MAX_BODY_READS_PER_CLIENT"],
     ["maxJsonDepth", "LIMITS__MAX_JSON_DEPTH"],
     ["maxContentChars", "LIMITS__MAX_CONTENT_CHARS"],
+    ["maxSessionAttachmentChars", "LIMITS__MAX_SESSION_ATTACHMENT_CHARS"],
     ["eventLogSize", "LIMITS__EVENT_LOG_SIZE"],
     ["leaseTtlMs", "LIMITS__LEASE_TTL_MS"],
   ];

@@ -17,7 +17,7 @@ test("?missing=null answers 200 null for a session not started yet, and the sess
   await h.close();
 });
 
-test("?missing=null still refuses another principal's session and a malformed id", async () => {
+test("?missing=null answers another principal's session as an unknown one, and refuses a malformed id", async () => {
   const h = harness({
     access: {
       authenticate: (req: Request) => ({ id: req.headers.get("x-user") ?? "nobody", roles: [] }),
@@ -27,7 +27,16 @@ test("?missing=null still refuses another principal's session and a malformed id
   const other = await h.call("GET", "/api/sessions/ann-1?missing=null", undefined, {
     "x-user": "bob",
   });
-  assert.equal(other.status, 403);
+  const unknown = await h.call("GET", "/api/sessions/nobody-1?missing=null", undefined, {
+    "x-user": "bob",
+  });
+  assert.deepEqual([other.status, other.body], [200, null]);
+  assert.deepEqual([unknown.status, unknown.body], [200, null], "the same answer for both");
+  // The session itself stays closed to Bob.
+  const messages = await h.call("GET", "/api/sessions/ann-1/messages", undefined, {
+    "x-user": "bob",
+  });
+  assert.equal(messages.status, 403);
   const bad = await h.call("GET", `/api/sessions/${"x".repeat(65)}?missing=null`);
   assert.equal(bad.status, 422);
   await h.close();

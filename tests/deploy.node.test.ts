@@ -2,26 +2,24 @@
  * The Deno Deploy entry under a real `deno serve` (on an ephemeral loopback
  * port, with Deno's own default KV in a temporary DENO_DIR): it says at start
  * that Socket.IO is not served, answers a chat over HTTP, streams one over
- * SSE and AG-UI, keeps the conversation in that KV, and refuses Socket.IO's
- * path. Node only: it spawns
+ * SSE and AG-UI, keeps the conversation in that KV, refuses Socket.IO's
+ * path, and refuses a stranger without `ACCESS__TOKEN` (the entry does not
+ * start without one: tests/hostile/deploy_open.node.test.ts). Node only: it spawns
  * Deno from the `deno` devDependency.
  *
  * @module
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import process from "node:process";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { HttpAgent } from "@ag-ui/client";
+import { spawnDeploy } from "./_deploy_entry.ts";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-// The binary itself, not the npm wrapper, so stopping the child stops the server.
-const deno = join(dirname(createRequire(import.meta.url).resolve("deno/bin.cjs")), "deno");
+const TOKEN = `deploy-${crypto.randomUUID()}`;
+const bearer = { authorization: `Bearer ${TOKEN}` };
 
 describe("the Deno Deploy entry under deno serve", () => {
   let child: ChildProcess;
@@ -31,24 +29,7 @@ describe("the Deno Deploy entry under deno serve", () => {
 
   before(async () => {
     denoDir = await mkdtemp(join(tmpdir(), "tether-deploy-"));
-    const env: Record<string, string | undefined> = {
-      ...process.env,
-      DENO_DIR: denoDir,
-      MODEL__DEFAULT: "offline",
-      STORE__URL: "",
-      NO_COLOR: "1",
-    };
-    delete env.NODE_OPTIONS;
-    child = spawn(deno, [
-      "serve",
-      "-A",
-      "--unstable-kv",
-      "--host",
-      "127.0.0.1",
-      "--port",
-      "0",
-      "server/runtime/deploy.ts",
-    ], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    child = spawnDeploy(denoDir, { ACCESS__TOKEN: TOKEN });
     url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`deno serve did not start:\n${output}`)),
@@ -90,7 +71,7 @@ describe("the Deno Deploy entry under deno serve", () => {
     const session = `deploy-${crypto.randomUUID()}`;
     const response = await fetch(`${url}/api/chat`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { ...bearer, "content-type": "application/json" },
       body: JSON.stringify({ session_id: session, content: "hello from deno serve" }),
     });
     assert.equal(response.status, 200);
@@ -99,7 +80,7 @@ describe("the Deno Deploy entry under deno serve", () => {
     assert.ok(answer.content.length > 0, JSON.stringify(answer));
     assert.equal(answer.error ?? null, null);
 
-    const stored = await fetch(`${url}/api/sessions/${session}/messages`);
+    const stored = await fetch(`${url}/api/sessions/${session}/messages`, { headers: bearer });
     assert.equal(stored.status, 200);
     const text = JSON.stringify(await stored.json());
     assert.match(text, /hello from deno serve/);
@@ -109,7 +90,7 @@ describe("the Deno Deploy entry under deno serve", () => {
   test("streams a turn as server-sent events", async () => {
     const response = await fetch(`${url}/api/chat`, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "text/event-stream" },
+      headers: { ...bearer, "content-type": "application/json", accept: "text/event-stream" },
       body: JSON.stringify({ session_id: `deploy-sse-${crypto.randomUUID()}`, content: "hello" }),
     });
     assert.equal(response.status, 200);
@@ -121,7 +102,11 @@ describe("the Deno Deploy entry under deno serve", () => {
   });
 
   test("runs an AG-UI agent (the real @ag-ui/client) to RUN_FINISHED", async () => {
-    const agent = new HttpAgent({ url: `${url}/api/agui`, threadId: `deploy-ag-${Date.now()}` });
+    const agent = new HttpAgent({
+      url: `${url}/api/agui`,
+      threadId: `deploy-ag-${Date.now()}`,
+      headers: bearer,
+    });
     agent.addMessage({ id: "u1", role: "user", content: "hello" });
     const types: string[] = [];
     await agent.runAgent({ runId: "run-1" }, {
@@ -132,6 +117,33 @@ describe("the Deno Deploy entry under deno serve", () => {
     assert.equal(types[0], "RUN_STARTED");
     assert.equal(types.at(-1), "RUN_FINISHED");
     assert.equal(agent.messages.at(-1)?.role, "assistant");
+  });
+
+  test("a stranger without the token can neither read, write nor delete a session", async () => {
+    const session = `deploy-stranger-${crypto.randomUUID()}`;
+    const made = await fetch(`${url}/api/chat`, {
+      method: "POST",
+      headers: { ...bearer, "content-type": "application/json" },
+      body: JSON.stringify({ session_id: session, content: "mine" }),
+    });
+    assert.equal(made.status, 200);
+    await made.body?.cancel();
+    const tries = [
+      fetch(`${url}/api/sessions/${session}/messages`),
+      fetch(`${url}/api/sessions/${session}`, { method: "DELETE" }),
+      fetch(`${url}/api/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ session_id: session, content: "theirs" }),
+      }),
+    ];
+    for (const res of await Promise.all(tries)) {
+      await res.body?.cancel();
+      assert.equal(res.status, 401);
+    }
+    const kept = await fetch(`${url}/api/sessions/${session}/messages`, { headers: bearer });
+    assert.equal(kept.status, 200);
+    assert.doesNotMatch(JSON.stringify(await kept.json()), /theirs/);
   });
 
   test("refuses Socket.IO's path instead of pretending to serve it", async () => {

@@ -105,6 +105,10 @@ describe("the README from a fresh clone", () => {
     const health = await (await fetch(`${url()}/health`)).json();
     assert.equal(health.status, "ok");
     assert.equal(health.store, "denokv");
+    // The block sets ACCESS__TOKEN (the entry refuses to start without access configured).
+    const stranger = await fetch(`${url()}/api/sessions/readme-x/messages`);
+    await stranger.body?.cancel();
+    assert.equal(stranger.status, 401);
     await place.stop();
   });
 

@@ -75,7 +75,8 @@ export async function catchUp(
 
 /**
  * Follows a session from `after` (replay, then live) and returns the function that stops it.
- * With `after` undefined it follows live events only.
+ * With `after` undefined it follows live events only. `closed` runs if the
+ * session is deleted while followed (see `EventHub.subscribe`).
  *
  * @example
  * ```ts
@@ -88,15 +89,16 @@ export async function follow(
   sessionId: string,
   after: number | undefined,
   listener: (event: SessionEvent) => void,
+  closed?: () => void,
 ): Promise<() => void> {
-  if (after === undefined) return hub.subscribe(sessionId, listener);
+  if (after === undefined) return hub.subscribe(sessionId, listener, closed);
   let stop: () => void = () => {};
   await catchUp(hub, sessionId, after, {
     deliver: listener,
     live: (lastSeq) => {
       stop = hub.subscribe(sessionId, (event) => {
         if (event.payload.seq > lastSeq) listener(event);
-      });
+      }, closed);
     },
   });
   return stop;

@@ -103,6 +103,7 @@ test("a session with a listener keeps its numbering however many others come", a
     await hub.flush(`other${i}`);
   }
   await hub.publish("watched", "assistant:status", status);
+  await hub.flush("watched"); // a durable store delivers once the event is logged
   assert.deepEqual(seen, [1, 2], "kept: no reload, no jump past the reservation");
   stop();
   await hub.stop();

@@ -11,6 +11,14 @@
  * session's lease publishes its events, and it takes the next sequence number
  * from the shared log when it takes the lease (`resync`).
  *
+ * On a durable store an event reaches no client before it is in the log:
+ * events are written in batches (those published while a write runs go out
+ * together in one commit), and each batch is delivered, here and to other
+ * processes, once its commit returns. So whatever a client received, a replay
+ * after a crash holds too; delivery lags by one commit. A write that fails is
+ * delivered all the same (a store refusing writes loses replay, never the
+ * live stream). The memory store dies with its process, so it delivers at once.
+ *
  * A number reaches a client only once it is safe after a crash: the hub
  * reserves numbers in blocks of {@linkcode SEQ_BLOCK} with one durable write
  * (`["event_seq_reserved", id]`) before handing any of them out, and a process
@@ -38,13 +46,14 @@
 import type { ServerEvent, ServerEvents, Unsequenced } from "../../protocol/mod.ts";
 import { BoundedMap } from "../bounded_map.ts";
 import type { Mutation, Store } from "../kv/store.ts";
+import type { EventStamp } from "./stamp.ts";
 
 /**
- * One published event: the Socket.IO event name and its payload (with `seq`),
- * typed by the protocol's schemas (`SERVER_EVENT_SCHEMAS`): narrowing on
- * `event` types the payload.
+ * One published event: the Socket.IO event name and its payload (with `seq`), typed by the
+ * protocol's schemas (`SERVER_EVENT_SCHEMAS`: narrowing on `event` types the payload), and the
+ * owner and generation it was published under (`stamp.ts`; never sent to clients).
  */
-export type SessionEvent = ServerEvent;
+export type SessionEvent = ServerEvent & { stamp?: EventStamp };
 
 /** Receives a session's events in order. */
 export type EventListener = (event: SessionEvent) => void;
@@ -55,7 +64,9 @@ export const EVENTS_CHANNEL = "tether:events";
 interface Wire {
   origin: string;
   session: string;
-  event: SessionEvent;
+  event?: SessionEvent;
+  /** The session was deleted: its followers in every process are closed. */
+  forgotten?: true;
 }
 
 const pad = (seq: number) => seq.toString().padStart(12, "0");
@@ -95,6 +106,7 @@ export class EventHub {
   #origin = crypto.randomUUID();
   #shared: boolean;
   #listeners = new Map<string, Set<EventListener>>();
+  #closers = new Map<string, Set<() => void>>();
   #seq: BoundedMap<string, Promise<number>>;
   // The highest number this process reserved durably, per session.
   #reserved = new Map<string, number>();
@@ -143,6 +155,8 @@ export class EventHub {
     this.#unsubscribe = await this.#store.subscribe(EVENTS_CHANNEL, (message) => {
       const wire = message as Wire;
       if (!wire || wire.origin === this.#origin) return;
+      if (wire.forgotten) return this.#close(wire.session);
+      if (!wire.event) return;
       const seq = wire.event.payload.seq;
       this.#keepSeq(wire.session, Promise.resolve(seq));
       this.#deliver(wire.session, wire.event);
@@ -156,44 +170,70 @@ export class EventHub {
     this.#unsubscribe = null;
   }
 
-  /** Publishes an event: numbers it, delivers it to local subscribers, appends it to the log. */
+  /**
+   * Publishes an event: numbers it, delivers it to local subscribers, appends it to the log.
+   * `stamp` names the session's owner and generation (see `stamp.ts`).
+   */
   async publish<E extends keyof ServerEvents>(
     sessionId: string,
     event: E,
     payload: Unsequenced<E>,
+    stamp?: EventStamp,
   ): Promise<SessionEvent> {
     const seq = await this.#next(sessionId);
     // The one place a payload gets its number; TypeScript cannot pair a generic name with its
     // member of the union, so the pairing the signature checked is restated here.
-    const full = { event, payload: { ...payload, seq } } as unknown as SessionEvent;
-    this.#deliver(sessionId, full);
+    const full = {
+      event,
+      payload: { ...payload, seq },
+      ...(stamp ? { stamp } : {}),
+    } as unknown as SessionEvent;
+    // Durable stores deliver once the event's batch is logged (see the module doc).
+    if (!this.#durable) this.#send(sessionId, full);
     this.#append(sessionId, full);
-    if (this.#shared) {
-      const wire: Wire = { origin: this.#origin, session: sessionId, event: full };
-      // One publish at a time per session: a pooled store (Postgres) would otherwise reorder them.
-      const sent = (this.#sends.get(sessionId) ?? Promise.resolve())
-        .then(() => this.#store.publish(EVENTS_CHANNEL, wire))
-        .catch(() => {
-          // Other processes' clients can still resume from the log.
-        });
-      this.#sends.set(sessionId, sent);
-      sent.then(() => {
-        if (this.#sends.get(sessionId) === sent) this.#sends.delete(sessionId);
-      });
-    }
     return full;
   }
 
-  /** Subscribes to a session's live events; returns the unsubscribe function. */
-  subscribe(sessionId: string, listener: EventListener): () => void {
+  /** Delivers an event to local subscribers and, on a shared store, to other processes. */
+  #send(sessionId: string, full: SessionEvent): void {
+    this.#deliver(sessionId, full);
+    if (!this.#shared) return;
+    const wire: Wire = { origin: this.#origin, session: sessionId, event: full };
+    // One publish at a time per session: a pooled store (Postgres) would otherwise reorder them.
+    const sent = (this.#sends.get(sessionId) ?? Promise.resolve())
+      .then(() => this.#store.publish(EVENTS_CHANNEL, wire))
+      .catch(() => {
+        // Other processes' clients can still resume from the log.
+      });
+    this.#sends.set(sessionId, sent);
+    sent.then(() => {
+      if (this.#sends.get(sessionId) === sent) this.#sends.delete(sessionId);
+    });
+  }
+
+  /**
+   * Subscribes to a session's live events; returns the unsubscribe function. `closed` runs
+   * once if the session is deleted (in any process sharing the store) while subscribed.
+   */
+  subscribe(sessionId: string, listener: EventListener, closed?: () => void): () => void {
     let set = this.#listeners.get(sessionId);
     if (!set) this.#listeners.set(sessionId, set = new Set());
     set.add(listener);
+    let closers = this.#closers.get(sessionId);
+    if (closed) {
+      if (!closers) this.#closers.set(sessionId, closers = new Set());
+      closers.add(closed);
+    }
     return () => {
       set!.delete(listener);
       if (!set!.size && this.#listeners.get(sessionId) === set) {
         this.#listeners.delete(sessionId);
         this.#delivered.delete(sessionId);
+      }
+      if (!closed || !closers) return;
+      closers.delete(closed);
+      if (!closers.size && this.#closers.get(sessionId) === closers) {
+        this.#closers.delete(sessionId);
       }
     };
   }
@@ -255,6 +295,12 @@ export class EventHub {
    */
   async forget(sessionId: string): Promise<void> {
     await this.flush(sessionId);
+    this.#close(sessionId);
+    if (this.#shared) {
+      const wire: Wire = { origin: this.#origin, session: sessionId, forgotten: true };
+      // Best effort: a follower elsewhere that misses it still refuses the next owner's events.
+      await this.#store.publish(EVENTS_CHANNEL, wire).catch(() => {});
+    }
     // Numbers reserved but never used count too: a client may hold none of them, but a crash
     // before this point could have.
     const last = Math.max(await this.lastSeq(sessionId), this.#reserved.get(sessionId) ?? 0);
@@ -266,6 +312,21 @@ export class EventHub {
     await this.#store.set(kept, last, { expireIn: KEEP_MS });
     const entries = await this.#store.list(["event", sessionId]);
     await Promise.all(entries.map((e) => this.#store.delete(e.key)));
+  }
+
+  /** Closes a deleted session's followers: each `closed` callback runs once, then none is kept. */
+  #close(sessionId: string): void {
+    const closers = this.#closers.get(sessionId);
+    this.#closers.delete(sessionId);
+    this.#listeners.delete(sessionId);
+    this.#delivered.delete(sessionId);
+    for (const closed of closers ?? []) {
+      try {
+        closed();
+      } catch {
+        // One failing follower must not keep the others open.
+      }
+    }
   }
 
   #deliver(sessionId: string, event: SessionEvent): void {
@@ -417,14 +478,19 @@ export class EventHub {
   async #write(sessionId: string): Promise<void> {
     const batch = this.#pending.get(sessionId) ?? [];
     this.#pending.delete(sessionId);
-    for (let i = 0; i < batch.length; i += 100) {
-      const mutations = batch.slice(i, i + 100).map((e) => ({
-        key: ["event", sessionId, pad(e.payload.seq)],
-        value: e,
-        // No number is handed out twice (see the module doc), so no log key is written twice.
-        fresh: true,
-      }));
-      await this.#store.atomic([], mutations);
+    try {
+      for (let i = 0; i < batch.length; i += 100) {
+        const mutations = batch.slice(i, i + 100).map((e) => ({
+          key: ["event", sessionId, pad(e.payload.seq)],
+          value: e,
+          // No number is handed out twice (see the module doc), so no log key is written twice.
+          fresh: true,
+        }));
+        await this.#store.atomic([], mutations);
+      }
+    } finally {
+      // Logged (or refused by the store, see the module doc): now clients may have them.
+      if (this.#durable) { for (const e of batch) this.#send(sessionId, e); }
     }
     const last = batch.at(-1)?.payload.seq ?? 0;
     const oldest = last - this.#logSize;

@@ -1,8 +1,16 @@
 /**
  * Reads a JSON request body under limits: a size cap (413 before parsing), a
  * deadline for the whole body (408, so a client trickling bytes cannot hold
- * a connection), a cap on bodies being read at once (503), and a nesting
- * bound (422 naming the field) checked before anything recursive runs.
+ * a connection), a cap on bodies being read at once from one client (429)
+ * under a ceiling for the whole runtime (503), and a nesting bound (422
+ * naming the field) checked before anything recursive runs.
+ *
+ * A client is a principal at one address: behind a gateway every caller has
+ * its own principal, in `trusted_local` every address is its own client. A
+ * client may read more than its share while less than half the ceiling is in
+ * use (a page sending a burst is not refused on an idle runtime); past that
+ * it holds at most its share, so one client's slow bodies leave at least half
+ * of the ceiling to the others.
  *
  * @module
  */
@@ -17,14 +25,51 @@ export type BodyLimits = Pick<Limits, "maxBodyBytes"> & Partial<Limits>;
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 /** Default bodies read at once per runtime, `LIMITS__MAX_BODY_READS`. */
 export const DEFAULT_MAX_BODY_READS = 64;
+/** Default bodies read at once per client, `LIMITS__MAX_BODY_READS_PER_CLIENT`. */
+export const DEFAULT_MAX_BODY_READS_PER_CLIENT = 8;
+
+interface Reads {
+  count: number;
+  /** Bodies in flight per client; a client with none has no entry, so the map stays bounded. */
+  clients: Map<string, number>;
+}
 
 // One count of bodies in flight per runtime: its limits object is created once per runtime.
-const inFlight = new WeakMap<object, { count: number }>();
+const inFlight = new WeakMap<object, Reads>();
 
-function countFor(limits: object): { count: number } {
+function countFor(limits: object): Reads {
   let entry = inFlight.get(limits);
-  if (!entry) inFlight.set(limits, entry = { count: 0 });
+  if (!entry) inFlight.set(limits, entry = { count: 0, clients: new Map() });
   return entry;
+}
+
+/** Takes a reading slot for `client`, or throws the 429 or 503 that refuses it. */
+function admit(reads: Reads, all: BodyLimits, client: string): () => void {
+  const perClient = all.maxBodyReadsPerClient ?? DEFAULT_MAX_BODY_READS_PER_CLIENT;
+  const mine = reads.clients.get(client) ?? 0;
+  const maxReads = all.maxBodyReads ?? DEFAULT_MAX_BODY_READS;
+  if (mine >= perClient && reads.count >= maxReads / 2) {
+    throw new TetherError(
+      429,
+      "busy",
+      `This client is already sending ${perClient} request bodies; wait for one to finish (the limit is LIMITS__MAX_BODY_READS_PER_CLIENT).`,
+    );
+  }
+  if (reads.count >= maxReads) {
+    throw new TetherError(
+      503,
+      "busy",
+      `The runtime is already receiving ${maxReads} request bodies; retry shortly (the limit is LIMITS__MAX_BODY_READS).`,
+    );
+  }
+  reads.count++;
+  reads.clients.set(client, mine + 1);
+  return () => {
+    reads.count--;
+    const left = reads.clients.get(client)! - 1;
+    if (left) reads.clients.set(client, left);
+    else reads.clients.delete(client);
+  };
 }
 
 async function readBytes(request: Request, maxBytes: number, timeoutMs: number) {
@@ -90,24 +135,20 @@ const utf8 = new TextDecoder();
 
 /**
  * Reads, parses and depth-checks the body under `limits` (the runtime's `Limits`, or a byte cap).
+ * `client` names who sends it (see the module doc); bodies without one share one count.
  *
  * @example
  * ```ts
- * const body = await readJson(request, options.limits);
+ * const body = await readJson(request, options.limits, "ann@203.0.113.7");
  * ```
  */
-export async function readJson(request: Request, limits: number | BodyLimits): Promise<unknown> {
+export async function readJson(
+  request: Request,
+  limits: number | BodyLimits,
+  client = "",
+): Promise<unknown> {
   const all: BodyLimits = typeof limits === "number" ? { maxBodyBytes: limits } : limits;
-  const reads = countFor(all);
-  const maxReads = all.maxBodyReads ?? DEFAULT_MAX_BODY_READS;
-  if (reads.count >= maxReads) {
-    throw new TetherError(
-      503,
-      "busy",
-      `The runtime is already receiving ${maxReads} request bodies; retry shortly (the limit is LIMITS__MAX_BODY_READS).`,
-    );
-  }
-  reads.count++;
+  const release = admit(countFor(all), all, client);
   let bytes: Uint8Array;
   try {
     bytes = await readBytes(
@@ -116,7 +157,7 @@ export async function readJson(request: Request, limits: number | BodyLimits): P
       all.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
     );
   } finally {
-    reads.count--;
+    release();
   }
   const text = utf8.decode(bytes);
   assertDepthText(text, all.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);

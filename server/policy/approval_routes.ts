@@ -10,7 +10,14 @@
  *   so an operator tool written for Zentinelle works against Tether.
  *
  * Only a principal with the `admin` or `operator` role may use them, so a
- * session's own client, which has neither, cannot approve its own calls.
+ * session's own client, which has neither, cannot approve its own calls. An
+ * operator sees and decides only the calls of its own workspace's sessions
+ * (another's are unknown to it: 404); requests opened by external agents
+ * through the policy service belong to no workspace and only an `admin`
+ * decides them. Nobody decides a call they made themselves, unless
+ * `POLICY__SELF_APPROVAL=allow` (the default under `trusted_local`, where
+ * every caller is the one local principal and the admin token is what sets
+ * the operator apart). Tether's own inbox says who asked (`requested_by`).
  * What an entry shows of the call follows the capture mode
  * (`POLICY__CONTENT_CAPTURE`, `full` by default): the input whole, or
  * `input_withheld`, and then an approve is refused (409) and a deny taken.
@@ -25,9 +32,10 @@ import { ApprovalConflict, type ApprovalRecord } from "./approvals.ts";
 import type { LocalPolicyEngine } from "./local_engine.ts";
 import type { PolicyRuntime } from "./setup.ts";
 
-/** What the routes read of the engine: the policy, and the sessions (to withdraw a stale hold). */
+/** What the routes read of the engine: the policy, its default workspace and access mode, and the sessions (to withdraw a stale hold). */
 interface EngineView {
   policy: PolicyRuntime | null;
+  options: { remoteTools: { workspace: string }; access: { mode: string } };
   repo: { load(id: string): Promise<{ record: { pending_action: HeldView | null } } | null> };
 }
 interface HeldView {
@@ -42,8 +50,27 @@ export type InboxDialect = "tether" | "zentinelle";
 const isOperator = (p: Principal) => p.roles.includes("admin") || p.roles.includes("operator");
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** Whether a principal may see and decide a request: admins all, operators their workspace's. */
+function inScope(p: Principal, r: ApprovalRecord, defaultWorkspace: string): boolean {
+  if (p.roles.includes("admin")) return true;
+  const by = r.opened_by;
+  if (by?.kind !== "session") return false;
+  return (by.workspace ?? defaultWorkspace) === (p.workspace ?? defaultWorkspace);
+}
+
+/** Whether a principal deciding `r` would approve its own call, and that is not allowed here. */
+function selfApproval(c: Context<Env>, r: ApprovalRecord): boolean {
+  const by = r.opened_by;
+  if (by?.kind !== "session" || by.principal !== c.get("principal").id) return false;
+  const engine = c.get("engine");
+  const allowed = engine.policy?.options.selfApproval ??
+    engine.options.access.mode === "trusted_local";
+  return !allowed;
+}
+
 /** The refusals of one dialect. */
 interface Refuse {
+  self(): never;
   role(c: Context<Env>): never;
   off(): never;
   body(issues: Record<string, string[]>, message: string): never;
@@ -61,7 +88,13 @@ class ZentinelleRefusal extends Error {
   }
 }
 
+const SELF = "You asked for this call yourself, so another operator must decide it " +
+  "(POLICY__SELF_APPROVAL=allow lets a principal approve its own calls).";
+
 const TETHER: Refuse = {
+  self() {
+    throw new TetherError(403, "forbidden", SELF);
+  },
   role() {
     throw new TetherError(
       403,
@@ -91,6 +124,9 @@ const TETHER: Refuse = {
 };
 
 const ZENTINELLE: Refuse = {
+  self() {
+    throw new ZentinelleRefusal(403, { detail: SELF });
+  },
   role(c) {
     // A workload key is no portal credential: Zentinelle answers 401, a viewer 403.
     if (c.req.header("x-zentinelle-key")) {
@@ -149,7 +185,30 @@ function engineOf(c: Context<Env>, refuse: Refuse): LocalPolicyEngine {
   return local;
 }
 
-function entry(r: ApprovalRecord, dialect: InboxDialect, now: number): Record<string, unknown> {
+/** Who asked, for Tether's inbox: a session's principal, or an agent whose user and session are its own word. */
+function requestedBy(r: ApprovalRecord, defaultWorkspace: string): Record<string, unknown> {
+  const by = r.opened_by;
+  if (by?.kind === "session") {
+    return {
+      kind: "session",
+      principal: by.principal,
+      workspace: by.workspace ?? defaultWorkspace,
+    };
+  }
+  return {
+    kind: "agent",
+    agent_id: by?.kind === "agent" ? by.agent_id : r.agent_id,
+    // Named by the agent itself, unchecked by Tether.
+    unverified: ["user_id", "context"],
+  };
+}
+
+function entry(
+  r: ApprovalRecord,
+  dialect: InboxDialect,
+  now: number,
+  defaultWorkspace: string,
+): Record<string, unknown> {
   const common = {
     request_id: r.request_id,
     agent_id: r.agent_id,
@@ -162,9 +221,11 @@ function entry(r: ApprovalRecord, dialect: InboxDialect, now: number): Record<st
     created_at: iso(r.created_at),
   };
   // Tether's own inbox adds the time left, so a page need not trust its own clock.
-  return dialect === "zentinelle"
-    ? common
-    : { ...common, seconds_left: Math.max(0, Math.ceil((r.expires_at - now) / 1000)) };
+  return dialect === "zentinelle" ? common : {
+    ...common,
+    requested_by: requestedBy(r, defaultWorkspace),
+    seconds_left: Math.max(0, Math.ceil((r.expires_at - now) / 1000)),
+  };
 }
 
 /** Reads `{decision, reason?}` as Zentinelle's decision serializer does; returns the issues per field. */
@@ -220,11 +281,13 @@ export function approvalRoutes(dialect: InboxDialect = "tether"): Hono<Env> {
   app.get("/", async (c) => {
     const engine = engineOf(c, refuse);
     const now = engine.approvals.now();
-    let pending = await engine.approvals.pending();
+    const dflt = c.get("engine").options.remoteTools.workspace;
+    let pending = (await engine.approvals.pending())
+      .filter((r) => inScope(c.get("principal"), r, dflt));
     // Tether's own inbox withdraws a request its conversation moved past (a newer message
     // superseded the call, the session was deleted): approving it would release nothing.
     if (dialect === "tether") pending = await stillHeld(c, pending);
-    const requests = pending.map((r) => entry(r, dialect, now));
+    const requests = pending.map((r) => entry(r, dialect, now, dflt));
     return c.json({ requests });
   });
 
@@ -255,6 +318,14 @@ export function approvalRoutes(dialect: InboxDialect = "tether"): Hono<Env> {
       );
     }
     const held = await engine.approvals.get(c.req.param("id"));
+    const dflt = c.get("engine").options.remoteTools.workspace;
+    // Another workspace's request is unknown here, as an id that was never issued.
+    if (!held || !inScope(c.get("principal"), held, dflt)) {
+      refuse.conflict(
+        new ApprovalConflict(404, `There is no approval request ${c.req.param("id")}.`),
+      );
+    }
+    if (selfApproval(c, held!)) refuse.self();
     if (dialect === "tether" && held && (await stillHeld(c, [held])).length === 0) {
       throw new TetherError(
         409,

@@ -10,6 +10,20 @@ import type { Store } from "../kv/store.ts";
 import { type ApprovalOffer, type ApprovalStatus, MAX_APPROVAL_SECONDS } from "./contract.ts";
 import { hmacKey, sameText, signToken, tokenRequestId } from "./token.ts";
 
+/**
+ * Who opened a request: a Tether session's call (its principal and workspace, from access,
+ * never from a body), or an external agent through the policy service (its key's agent id;
+ * the user and session it names are its own word).
+ *
+ * @example
+ * ```ts
+ * const by: OpenedBy = { kind: "session", principal: "ann", workspace: "acme" };
+ * ```
+ */
+export type OpenedBy =
+  | { kind: "session"; principal: string; workspace: string | null }
+  | { kind: "agent"; agent_id: string };
+
 /** An approval request as stored. Times are epoch milliseconds. */
 export interface ApprovalRecord {
   request_id: string;
@@ -22,6 +36,8 @@ export interface ApprovalRecord {
   reason: string;
   /** The trace id of the evaluation that opened it (null when the caller had none). */
   trace_id?: string | null;
+  /** Who opened it; absent on requests stored before, which only an admin sees. */
+  opened_by?: OpenedBy;
   status: "pending" | "approved" | "denied";
   created_at: number;
   expires_at: number;
@@ -114,6 +130,7 @@ export class Approvals {
       & {
         timeout_seconds: number;
         trace_id?: string | null;
+        opened_by?: OpenedBy;
       },
   ): Promise<ApprovalOffer> {
     const now = this.#o.now();

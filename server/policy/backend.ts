@@ -20,11 +20,29 @@ import type { ApprovalStatus, EvaluateBody } from "./contract.ts";
  * const answer = await backend.evaluate({ action: "tool_call", context: { harness: "offline", session_id: "s", tool_name: "Bash" } });
  * ```
  */
+/**
+ * Whose call an evaluation is about: the principal of the session and its workspace.
+ *
+ * @example
+ * ```ts
+ * const origin: CallOrigin = { principal: "ann", workspace: "acme" };
+ * ```
+ */
+export interface CallOrigin {
+  principal: string;
+  /** The principal's workspace (absent: the runtime's default). */
+  workspace?: string;
+}
+
 export interface PolicyBackend {
   /** "local" or "zentinelle" (shown in logs and traces). */
   readonly name: string;
-  /** Sends one evaluation; resolves with the raw answer (read by the gate), or throws. */
-  evaluate(body: EvaluateBody, signal?: AbortSignal): Promise<unknown>;
+  /**
+   * Sends one evaluation; resolves with the raw answer (read by the gate), or throws. `origin`
+   * says whose call it is, for a backend that keeps its own inbox (the embedded engine); it
+   * never goes on the wire.
+   */
+  evaluate(body: EvaluateBody, signal?: AbortSignal, origin?: CallOrigin): Promise<unknown>;
   /** Reads one approval request; resolves with the raw answer, or throws. */
   approval(requestId: string, signal?: AbortSignal): Promise<unknown>;
   /**

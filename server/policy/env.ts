@@ -63,6 +63,14 @@ export function policyOptionsFromEnv(
     out.contentCapture = env.POLICY__CONTENT_CAPTURE as CaptureMode;
   }
   if (env.POLICY__AGENT_ID) out.agentId = env.POLICY__AGENT_ID;
+  if (env.POLICY__SELF_APPROVAL) {
+    if (env.POLICY__SELF_APPROVAL !== "allow" && env.POLICY__SELF_APPROVAL !== "refuse") {
+      throw new Error(
+        `POLICY__SELF_APPROVAL must be allow or refuse, got "${env.POLICY__SELF_APPROVAL}".`,
+      );
+    }
+    out.selfApproval = env.POLICY__SELF_APPROVAL === "allow";
+  }
   if (env.POLICY__APPROVAL_SECRET) out.approvalSecret = env.POLICY__APPROVAL_SECRET;
   for (
     const [name, key] of [["POLICY__TIMEOUT_MS", "timeoutMs"], ["POLICY__POLL_MS", "pollMs"], [

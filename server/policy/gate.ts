@@ -23,6 +23,8 @@ export interface GateCall {
   sessionId: string;
   /** The session's principal. */
   userId: string;
+  /** The principal's workspace (absent: the runtime's default); scopes the approval inbox. */
+  workspace?: string;
   chatId?: string;
   callId: string;
   toolName: string;
@@ -204,7 +206,10 @@ export class PolicyGate {
     }
     try {
       return readDecision(
-        await this.backend.evaluate(await this.body(call, token), signal),
+        await this.backend.evaluate(await this.body(call, token), signal, {
+          principal: call.userId,
+          ...(call.workspace ? { workspace: call.workspace } : {}),
+        }),
         !!token,
       );
     } catch (error) {

@@ -24,6 +24,7 @@ export function gateHook(gate: PolicyGate, holds: HoldWatcher): PolicyHook {
       // A Tether session is one conversation, so the chat is the session itself.
       chatId: request.sessionId,
       userId: request.principal.id,
+      ...(request.principal.workspace ? { workspace: request.principal.workspace } : {}),
       callId: request.callId,
       toolName: request.toolName,
       input: request.arguments,

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { PolicyBackend } from "./backend.ts";
+import type { CallOrigin, PolicyBackend } from "./backend.ts";
 import { checkEvaluateBody } from "./context.ts";
 import type { EvaluateBody } from "./contract.ts";
 import { PolicyUnavailable } from "./backend.ts";
@@ -20,14 +20,14 @@ import type { LocalPolicyEngine } from "./local_engine.ts";
 export function localBackend(engine: LocalPolicyEngine, agentId: string): PolicyBackend {
   return {
     name: "local",
-    evaluate(body: EvaluateBody) {
+    evaluate(body: EvaluateBody, _signal?: AbortSignal, origin?: CallOrigin) {
       const checked = checkEvaluateBody(body);
       if (!checked.ok) {
         throw new PolicyUnavailable(
           `the call's context is invalid: ${JSON.stringify(checked.refusal.body)}`,
         );
       }
-      return engine.evaluate(checked.body, agentId);
+      return engine.evaluate(checked.body, agentId, { origin });
     },
     async approval(requestId: string) {
       const status = await engine.approval(requestId, agentId);

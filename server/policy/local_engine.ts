@@ -15,6 +15,7 @@
 import type { Store } from "../kv/store.ts";
 import { log } from "../log.ts";
 import { Approvals } from "./approvals.ts";
+import type { CallOrigin } from "./backend.ts";
 import { captureContext, type CaptureMode } from "./content_capture.ts";
 import {
   type ApprovalStatus,
@@ -52,6 +53,11 @@ interface Compiled {
 /** The evaluation's identifiers: the trace id of its answer. */
 export interface EvaluateOptions {
   traceId?: string;
+  /**
+   * The session principal whose call this is (Tether's own calls). Absent: an external agent
+   * opened it through the policy service, so its user and session are the agent's own word.
+   */
+  origin?: CallOrigin;
 }
 
 /**
@@ -192,6 +198,13 @@ export class LocalPolicyEngine {
       reason: answer.reason!,
       timeout_seconds: this.#window,
       trace_id: options.traceId ?? null,
+      opened_by: options.origin
+        ? {
+          kind: "session",
+          principal: options.origin.principal,
+          workspace: options.origin.workspace ?? null,
+        }
+        : { kind: "agent", agent_id: agentId },
     });
     return { ...answer, approval };
   }

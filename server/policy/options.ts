@@ -39,6 +39,11 @@ export interface PolicyOptions {
   agentKeys: Record<string, string>;
   /** `POLICY__AGENT_ID`: the agent id Tether's own calls are evaluated as (default `tether`). */
   agentId: string;
+  /**
+   * `POLICY__SELF_APPROVAL` (`allow` or `refuse`): whether a principal may decide an approval of
+   * its own call. Absent: refused, except under `trusted_local` (one local principal).
+   */
+  selfApproval?: boolean;
   /** `POLICY__APPROVAL_SECRET`: HMAC secret for approval tokens (default: made once, kept in the store). */
   approvalSecret?: string;
   /** `POLICY__POLL_MS`: how often a held call's approval is polled (default 2,000). */

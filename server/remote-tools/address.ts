@@ -54,13 +54,15 @@ function groups(address: string): number[] | null {
 
 /**
  * Whether an IP address is one a registration may not reach without permission:
- * unspecified, loopback, private, link-local, carrier-grade NAT, multicast,
- * reserved, and IPv6 forms that embed such an IPv4 address.
+ * unspecified, loopback, private, link-local and site-local, carrier-grade NAT,
+ * multicast, reserved, and IPv6 forms that embed such an IPv4 address (mapped,
+ * translated, compatible, NAT64, 6to4, Teredo).
  *
  * @example
  * ```ts
  * isPrivateAddress("10.0.0.5"); // true
  * isPrivateAddress("::ffff:127.0.0.1"); // true
+ * isPrivateAddress("::ffff:0:7f00:1"); // true
  * isPrivateAddress("93.184.216.34"); // false
  * ```
  */
@@ -73,9 +75,16 @@ export function isPrivateAddress(address: string): boolean {
   if (g.slice(0, 5).every((x) => x === 0) && (g[5] === 0xffff || g[5] === 0)) {
     return g[5] === 0 && g[6] === 0 && g[7] <= 1 ? true : privateV4(embedded);
   }
+  // IPv4-translated (::ffff:0:a.b.c.d, SIIT): the embedded address decides, as for mapped ones.
+  if (g.slice(0, 4).every((x) => x === 0) && g[4] === 0xffff && g[5] === 0) {
+    return privateV4(embedded);
+  }
   if (g[0] === 0x64 && g[1] === 0xff9b) return privateV4(embedded); // NAT64
   return (g[0] & 0xfe00) === 0xfc00 || // unique local
     (g[0] & 0xffc0) === 0xfe80 || // link-local
+    (g[0] & 0xffc0) === 0xfec0 || // site-local (deprecated, still routed inside sites)
+    (g[0] === 0x0100 && g[1] === 0 && g[2] === 0 && g[3] === 0) || // discard-only
+    (g[0] === 0x2001 && g[1] === 0) || // Teredo embeds an IPv4 address
     (g[0] & 0xff00) === 0xff00 || // multicast
     g[0] === 0x2002 || // 6to4 may embed anything
     (g[0] === 0x2001 && g[1] === 0x0db8); // documentation

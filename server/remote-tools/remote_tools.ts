@@ -5,6 +5,11 @@
  * before each use, so a name that now resolves to a private address is
  * refused; a 401 marks the integration's secret as rejected.
  *
+ * A tool named like one of the page's actions is refused at discovery: the
+ * page's action keeps its name, and the log says which integration's tool
+ * was refused for which action. A tool server cannot take over what a click
+ * on the page would do.
+ *
  * @module
  */
 import type { RemoteToolsOptions } from "../config.ts";
@@ -60,8 +65,15 @@ export class RemoteTools {
     this.#logger = logger;
   }
 
-  /** Tools (filtered by each allowlist) and, when asked, contexts of every integration of the workspace. */
-  async discover(scope: ExecutionScope, withContext: boolean): Promise<Discovery> {
+  /**
+   * Tools (filtered by each allowlist, none named like one of `pageActions`) and, when asked,
+   * contexts of every integration of the workspace.
+   */
+  async discover(
+    scope: ExecutionScope,
+    withContext: boolean,
+    pageActions: readonly string[] = [],
+  ): Promise<Discovery> {
     const all = await this.integrations.list(scope.workspaceId);
     const found: Discovery = { tools: [], contexts: [] };
     if (!all.length) return found;
@@ -77,6 +89,7 @@ export class RemoteTools {
       return { i, tools, context };
     }));
     const names = new Set<string>();
+    const actions = new Set(pageActions);
     for (const { i, tools, context } of results) {
       if (tools.status === "fulfilled") {
         try {
@@ -86,6 +99,13 @@ export class RemoteTools {
           }
           for (const spec of specs) {
             if (i.allowed_tools.length && !i.allowed_tools.includes(spec.name)) continue;
+            if (actions.has(spec.name)) {
+              this.#logger.warn(
+                `remote tool ${spec.name} of integration ${i.id} has the name of the page action ${spec.name}: the tool is refused, the page action keeps its name`,
+                { integration: i.id, tool: spec.name, page_action: spec.name },
+              );
+              continue;
+            }
             if (names.has(spec.name)) {
               this.#logger.warn("remote tool name taken by another integration", {
                 integration: i.id,

@@ -10,6 +10,7 @@ import { Hono } from "hono";
 import type { RuntimeEnv } from "../app.ts";
 import type { RuntimeOptions } from "../config.ts";
 import { readJson } from "../http/body.ts";
+import { clientKey } from "../http/client_key.ts";
 import { TetherError, validationError } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
 import { checkBaseUrl } from "./address.ts";
@@ -105,7 +106,7 @@ export function integrationRoutes(options: RuntimeOptions): Hono<RuntimeEnv> {
   routes.post("/:provider/connect", async (c) => {
     requireAdmin(c.get("principal"), "Registering a tool server");
     const name = provider(c.req.param("provider"));
-    const body = connectBody(await readJson(c.req.raw, options.limits));
+    const body = connectBody(await readJson(c.req.raw, options.limits, clientKey(c)));
     let base: string;
     try {
       const { allowedHosts, resolve } = options.remoteTools;

@@ -12,37 +12,51 @@
  * work; clients use the SSE transport (the default). The entry says so once
  * at start.
  *
- * Run: `deno serve -A --unstable-kv server/runtime/deploy.ts`
+ * It refuses to start without access configured (`ACCESS__TOKEN`, or
+ * `ACCESS__MODE=header` behind a gateway): a public platform must not serve
+ * `trusted_local` to strangers (`_open_access.ts`).
+ *
+ * Run: `ACCESS__TOKEN=… deno serve -A --unstable-kv server/runtime/deploy.ts`
  *
  * @module
  */
 import { createRuntime, type TetherApp } from "../app.ts";
 import { optionsFromEnv } from "../env.ts";
 import { PLATFORM_KV } from "../kv/from_url.ts";
+import { openAccessProblem } from "./_open_access.ts";
 
 declare const Deno: {
   env: { toObject(): Record<string, string> };
   readTextFileSync(path: string): string;
+  exit(code: number): never;
 };
 
 /**
  * The runtime for `deno serve` on the given environment (STORE__URL defaults to Deno's own KV).
+ * Throws, saying what to set, when access is not configured.
  *
  * @example
  * ```ts
- * const app = deployRuntime({ MODEL__DEFAULT: "offline" });
+ * const app = deployRuntime({ MODEL__DEFAULT: "offline", ACCESS__TOKEN: "long-random-secret" });
  * const health = await app.fetch(new Request("http://deploy.local/health"));
  * ```
  */
 export function deployRuntime(env: Record<string, string | undefined>): TetherApp {
   const withStore = { ...env, STORE__URL: env.STORE__URL || PLATFORM_KV };
-  return createRuntime({
-    ...optionsFromEnv(withStore, (path) => Deno.readTextFileSync(path)),
-    env: withStore,
-  });
+  const options = optionsFromEnv(withStore, (path) => Deno.readTextFileSync(path));
+  const problem = openAccessProblem(options.access);
+  if (problem) throw new Error(problem);
+  return createRuntime({ ...options, env: withStore });
 }
 
-const app = deployRuntime(Deno.env.toObject());
+let app: TetherApp;
+try {
+  app = deployRuntime(Deno.env.toObject());
+} catch (error) {
+  // What to set, said once, without a stack trace in the way.
+  console.error(error instanceof Error ? error.message : String(error));
+  Deno.exit(1);
+}
 // Fail at start, not on the first request, when the configuration or the store is wrong.
 const engine = await app.engine();
 console.log(
@@ -55,7 +69,7 @@ console.log(
  *
  * @example
  * ```ts
- * // deno serve -A --unstable-kv server/runtime/deploy.ts
+ * // ACCESS__TOKEN=… deno serve -A --unstable-kv server/runtime/deploy.ts
  * ```
  */
 const serve: { fetch: TetherApp["fetch"] } = { fetch: app.fetch };

@@ -63,6 +63,7 @@ export function newSessionRecord(principal: Principal, sessionId: string): Sessi
     session_id: sessionId,
     owner_id: principal.id,
     created_at: now(),
+    generation: crypto.randomUUID(),
     turn_number: 0,
     message_count: 0,
     host_context: null,

@@ -84,6 +84,12 @@ export interface SessionRecord {
   session_id: string;
   owner_id: string;
   created_at: string;
+  /**
+   * Made when the session is created; a session deleted and re-created under
+   * the same id gets a new one, so its events never reach the old one's
+   * followers (server/events/stamp.ts). Absent on records from before.
+   */
+  generation?: string;
   turn_number: number;
   /** Number of stored messages; also the next message's sequence number. */
   message_count: number;
@@ -94,6 +100,11 @@ export interface SessionRecord {
    * configuration when the last turn started (never from a message body).
    */
   scope?: { workspace_id: string; external_user_id: string; permissions: string[] };
+  /**
+   * Characters of attachment content the session's messages keep (screenshots aside), held
+   * under `limits.maxSessionAttachmentChars` (session/attachments.ts). Absent: none counted yet.
+   */
+  attachment_chars?: number;
   /** The conversation's place in its owner's listing: see `ListingFields` (session/listing.ts). */
   listing?: ListingFields;
 }

@@ -8,6 +8,11 @@
  * gets every event exactly once. Broadcasts are process-local (`nsp.local`):
  * events cross processes through the hub, never twice through an adapter.
  *
+ * Each event is checked against every member before it is broadcast (the
+ * owner and generation it was published under, `events/stamp.ts`): a member
+ * it is not for leaves the room first and gets nothing of it. Deleting the
+ * session empties its room in every process.
+ *
  * @module
  */
 import {
@@ -16,7 +21,8 @@ import {
   sendEvent,
 } from "./_socket_types.ts";
 import { catchUp } from "../events/follow.ts";
-import type { EventHub } from "../events/hub.ts";
+import type { EventHub, SessionEvent } from "../events/hub.ts";
+import type { Viewer } from "../events/stamp.ts";
 
 /**
  * The Socket.IO room of a session.
@@ -30,7 +36,7 @@ export const sessionRoom = (sessionId: string): string => `session:${sessionId}`
 
 interface Fanout {
   stop: () => void;
-  members: Set<string>;
+  members: Map<string, { socket: Socket; see: Viewer }>;
 }
 
 /**
@@ -39,7 +45,7 @@ interface Fanout {
  * @example
  * ```ts
  * const fanout = new RoomFanout(io.of("/assistant"), engine.hub);
- * await fanout.attach(socket, "s1", 12); // replays 13.., then live
+ * await fanout.attach(socket, "s1", viewer(principal, generation), 12); // replays 13.., then live
  * ```
  */
 export class RoomFanout {
@@ -59,27 +65,40 @@ export class RoomFanout {
     return this.#generation.get(socket)?.has(sessionId) ?? false;
   }
 
-  /** Attaches a socket; with `after`, replays the missed events first. Resolves with the last seq replayed. */
-  async attach(socket: Socket, sessionId: string, after?: number): Promise<number | undefined> {
+  /**
+   * Attaches a socket that receives the events `see` accepts; with `after`, replays the missed
+   * events first. Resolves with the last seq replayed.
+   */
+  async attach(
+    socket: Socket,
+    sessionId: string,
+    see: Viewer,
+    after?: number,
+  ): Promise<number | undefined> {
     this.detach(socket, sessionId);
     const generation = ++this.#counter;
     let mine = this.#generation.get(socket);
     if (!mine) this.#generation.set(socket, mine = new Map());
     mine.set(sessionId, generation);
-    this.#fanout(sessionId).members.add(socket.id);
+    this.#fanout(sessionId).members.set(socket.id, { socket, see });
     const current = () => socket.connected && mine.get(sessionId) === generation;
     if (after === undefined) {
       socket.join(sessionRoom(sessionId));
       return undefined;
     }
-    return await catchUp(this.#hub, sessionId, after, {
+    let refused = false;
+    const last = await catchUp(this.#hub, sessionId, after, {
       deliver: (event) => {
-        if (current()) sendEvent(socket, event);
+        if (!current() || refused) return;
+        if (see(event)) sendEvent(socket, event);
+        else refused = true;
       },
       live: () => {
-        if (current()) socket.join(sessionRoom(sessionId));
+        if (current() && !refused) socket.join(sessionRoom(sessionId));
       },
     });
+    if (refused && current()) this.detach(socket, sessionId);
+    return last;
   }
 
   /** Detaches a socket from one session. */
@@ -88,6 +107,7 @@ export class RoomFanout {
     socket.leave(sessionRoom(sessionId));
     const fanout = this.#sessions.get(sessionId);
     if (!fanout) return;
+    if (fanout.members.get(socket.id)?.socket !== socket) return;
     fanout.members.delete(socket.id);
     if (fanout.members.size === 0) {
       fanout.stop();
@@ -111,13 +131,33 @@ export class RoomFanout {
   #fanout(sessionId: string): Fanout {
     let fanout = this.#sessions.get(sessionId);
     if (!fanout) {
-      const room = sessionRoom(sessionId);
+      const members: Fanout["members"] = new Map();
       const stop = this.#hub.subscribe(
         sessionId,
-        (event) => sendEvent(this.#nsp.local.to(room), event),
+        (event) => this.#broadcast(sessionId, members, event),
+        () => this.#closed(sessionId, members),
       );
-      this.#sessions.set(sessionId, fanout = { stop, members: new Set() });
+      this.#sessions.set(sessionId, fanout = { stop, members });
     }
     return fanout;
+  }
+
+  /** Sends an event to the members it is for; any other member leaves the room first. */
+  #broadcast(sessionId: string, members: Fanout["members"], event: SessionEvent): void {
+    const refused: string[] = [];
+    for (const [id, member] of members) if (!member.see(event)) refused.push(id);
+    for (const id of refused) this.detach(members.get(id)!.socket, sessionId);
+    sendEvent(this.#nsp.local.to(sessionRoom(sessionId)).except(refused), event);
+  }
+
+  /** The session was deleted: every member leaves its room. */
+  #closed(sessionId: string, members: Fanout["members"]): void {
+    if (this.#sessions.get(sessionId)?.members !== members) return;
+    this.#sessions.delete(sessionId);
+    for (const { socket } of [...members.values()]) {
+      this.#generation.get(socket)?.delete(sessionId);
+      socket.leave(sessionRoom(sessionId));
+    }
+    members.clear();
   }
 }

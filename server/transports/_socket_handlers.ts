@@ -17,6 +17,7 @@ import {
   parseJoinSession,
 } from "../../protocol/mod.ts";
 import type { Engine } from "../engine.ts";
+import { generationOf, viewer } from "../events/stamp.ts";
 import { TetherError, validationError } from "../http/errors.ts";
 import { assertDepth } from "../http/json_depth.ts";
 import type { RoomFanout } from "./_room_fanout.ts";
@@ -80,8 +81,9 @@ export function serveSocket(socket: Socket, engine: Engine, fanout: RoomFanout):
     if (!parsed.ok) throw validationError(formatIssues(parsed.issues), parsed.issues);
     const from = parseAfter(after, "after");
     const { session_id, host_context } = parsed.value;
-    await engine.join(principal, session_id, host_context);
-    const last = await fanout.attach(socket, session_id, from);
+    const record = await engine.join(principal, session_id, host_context);
+    const see = viewer(principal, generationOf(record));
+    const last = await fanout.attach(socket, session_id, see, from);
     return { session_id, last_seq: last ?? (await engine.hub.lastSeq(session_id)) };
   });
 
@@ -96,7 +98,7 @@ export function serveSocket(socket: Socket, engine: Engine, fanout: RoomFanout):
     let attached = false;
     const admit = fanout.has(socket, sid) ? undefined : () => {
       attached = true;
-      fanout.attach(socket, sid);
+      fanout.attach(socket, sid, viewer(principal));
     };
     try {
       const dispatched = await dispatchMessage(engine, principal, body, undefined, admit);

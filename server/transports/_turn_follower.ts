@@ -4,12 +4,16 @@
  * message was dispatched (or, for delivered steering, from the moment the
  * live turn took it) to the next `status completed`. Events are buffered
  * until the transport pipes them, so none is lost while the response is set up.
+ * Each event is checked against the principal (owner and generation,
+ * `events/stamp.ts`): the first one not for it, or the session's deletion,
+ * ends the stream.
  *
  * @module
  */
 import type { MessageBody } from "../../protocol/mod.ts";
 import type { Engine } from "../engine.ts";
 import type { SessionEvent } from "../events/hub.ts";
+import { viewer } from "../events/stamp.ts";
 import type { Principal } from "../http/principal.ts";
 import { dispatchMessage } from "./dispatch.ts";
 
@@ -72,17 +76,20 @@ export async function followTurn(
   };
   // Nothing of the session reaches this stream before the engine admits the principal.
   let admitted = false;
+  const see = viewer(principal);
+  const close = () => {
+    done = true;
+    tryEnd();
+  };
   const stop = engine.hub.subscribe(body.session_id, (event) => {
-    if (!admitted) return;
+    if (!admitted || done) return;
+    if (!see(event)) return close();
     if (!streaming && isStatus(event, "started")) begin();
     if (!streaming || done) return;
     if (listener) listener(event);
     else buffer.push(event);
-    if (isStatus(event, "completed")) {
-      done = true;
-      tryEnd();
-    }
-  });
+    if (isStatus(event, "completed")) close();
+  }, close);
   let run: Promise<unknown>;
   let steered = false;
   try {

@@ -22,6 +22,7 @@ import { followTurn } from "./_turn_follower.ts";
 import { assertMayUse, dispatchMessage } from "./dispatch.ts";
 import { transportError } from "./transport_error.ts";
 import { follow } from "../events/follow.ts";
+import { viewer } from "../events/stamp.ts";
 import type { SessionEvent } from "../events/hub.ts";
 
 /** How often a run that waits on an approval hold says it is still there. */
@@ -110,10 +111,13 @@ export async function runAgui(
       // answer: the run goes on, quiet but for keep-alives, until the hold is decided and the
       // turn has gone on from it.
       beat = setInterval(() => sink.comment("keep-alive"), HOLD_KEEPALIVE_MS);
+      const see = viewer(principal);
       follow(engine.hub, sid, lastSeq, (event) => {
+        if (finished) return;
+        if (!see(event)) return end(null);
         run.translate(event).forEach(send);
         if (isCompleted(event) && !run.holding) end(null);
-      }).then((stop) => {
+      }, () => end(null)).then((stop) => {
         if (finished || signal.aborted) stop();
         else stopHold = stop;
       }, (error) => end({ error }));

@@ -3,12 +3,17 @@
  * events. With `Last-Event-ID` (or `?after=`) it first replays what the
  * client missed from the session's event log, then goes live, with nothing
  * repeated or dropped; without either it follows live events only. The
- * stream stays open until the client leaves.
+ * stream stays open until the client leaves or the session is deleted, and
+ * carries only events of the session's owner and generation it was opened on:
+ * each event is checked as it is written, and the first that is not for this
+ * caller ends the stream.
  *
  * @module
  */
 import type { Engine } from "../engine.ts";
 import { follow } from "../events/follow.ts";
+import type { SessionEvent } from "../events/hub.ts";
+import { generationOf, viewer } from "../events/stamp.ts";
 import type { Principal } from "../http/principal.ts";
 import { sseResponse } from "./_sse_response.ts";
 import { writeEvent } from "./sse.ts";
@@ -54,9 +59,18 @@ export async function streamSessionEvents(
   sessionId: string,
   after: number | undefined,
 ): Promise<Response> {
-  await engine.session(principal, sessionId); // 404 for an unknown session, 403 for another principal's
+  // 404 for an unknown session, 403 for another principal's.
+  await engine.session(principal, sessionId);
+  const record = (await engine.repo.record(sessionId))?.value;
+  // Deleted in between: the viewer refuses whatever comes next.
+  const see = record ? viewer(principal, generationOf(record)) : () => false;
   return sseResponse(async (sink, signal) => {
-    const stop = await follow(engine.hub, sessionId, after, (event) => writeEvent(sink, event));
+    const write = (event: SessionEvent) => {
+      if (sink.closed) return;
+      if (see(event)) writeEvent(sink, event);
+      else sink.close();
+    };
+    const stop = await follow(engine.hub, sessionId, after, write, () => sink.close());
     const beat = setInterval(() => sink.comment("keep-alive"), HEARTBEAT_MS);
     const end = () => {
       stop();

@@ -12,12 +12,13 @@
 import type { HostContext, MessageBody } from "../../protocol/mod.ts";
 import { sessionError } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
-import { mergeAttachments } from "../session/attachments.ts";
+import { chargeAttachments, mergeAttachments } from "../session/attachments.ts";
 import { handOut, rewait, stateOf } from "../session/pending.ts";
 import type { AssistantMessage, SessionRecord, StoredPending } from "../session/records.ts";
 import { refusal } from "../session/refusal.ts";
 import { type LoadedSession, messageIdKey } from "../session/repo.ts";
 import type { ScreenshotCache } from "../tools/screenshots.ts";
+import { stampOf } from "../events/stamp.ts";
 import { announceAnswer, type Emit, sessionEmitter } from "./events.ts";
 import { kindOf } from "./kinds/mod.ts";
 import { type ChatResult, chatResult, effectiveLimits, finalEvent } from "./outcome.ts";
@@ -96,6 +97,8 @@ export async function continueTurn(
     }
   }
   const attached = mergeAttachments(body.attachments ?? [], body.host_context?.attachments ?? []);
+  const limit = deps.options.limits.maxSessionAttachmentChars;
+  const attachmentChars = chargeAttachments(record, attached, limit);
   // Refused before anything is recorded, so the call stays pending and the host can answer again.
   assertMessageFits(
     { role: "user", content: attachmentParts(attached) },
@@ -104,7 +107,12 @@ export async function continueTurn(
     deps.options,
   );
   const history = await stored;
-  const nextRecord = { ...record, host_context: context, pending_action: nextPending };
+  const nextRecord = {
+    ...record,
+    host_context: context,
+    pending_action: nextPending,
+    attachment_chars: attachmentChars,
+  };
   const marks = body.id ? [{ key: messageIdKey(sid, body.id), value: true }] : [];
   const written = await repo.commit(nextRecord, loaded.version, [
     repo.putMessage(sid, entry.seq, assistant),
@@ -118,7 +126,7 @@ export async function continueTurn(
       : sessionError(`Session ${sid} was deleted before the result arrived.`);
   }
   screenshots.remember(sid, body.host_context?.attachments ?? []);
-  const emit = sessionEmitter(hub, sid);
+  const emit = sessionEmitter(hub, sid, stampOf(nextRecord));
   const past = loaded.messages.filter((m) => m.seq < entry.seq);
   const resumeModel = () => {
     addContext(assistant, body, context, { screenshots, sid, past, seq: entry.seq, history }, {

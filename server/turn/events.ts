@@ -11,6 +11,7 @@
  */
 import type { ServerEvents, Unsequenced } from "../../protocol/mod.ts";
 import type { EventHub } from "../events/hub.ts";
+import type { EventStamp } from "../events/stamp.ts";
 import type { CallRecord } from "../session/records.ts";
 import { redactValue } from "../log.ts";
 
@@ -24,17 +25,18 @@ export type Emit = <E extends keyof ServerEvents>(
 ) => Promise<unknown>;
 
 /**
- * The typed publisher of one session's events.
+ * The typed publisher of one session's events, each stamped with the
+ * session's owner and generation (server/events/stamp.ts).
  *
  * @example
  * ```ts
- * const emit = sessionEmitter(hub, "s1");
+ * const emit = sessionEmitter(hub, "s1", stampOf(record));
  * await emit("assistant:status", { type: "agent_status", status: "started" });
  * ```
  */
-export function sessionEmitter(hub: EventHub, sessionId: string): Emit {
+export function sessionEmitter(hub: EventHub, sessionId: string, stamp: EventStamp): Emit {
   // Every registered secret (a tool server's bearer secret, a provider key) is redacted on the way out.
-  return (event, payload) => hub.publish(sessionId, event, redactValue(payload));
+  return (event, payload) => hub.publish(sessionId, event, redactValue(payload), stamp);
 }
 
 /**

@@ -8,7 +8,7 @@
 import type { MessageBody } from "../../protocol/mod.ts";
 import { sessionError } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
-import { mergeAttachments } from "../session/attachments.ts";
+import { chargeAttachments, mergeAttachments } from "../session/attachments.ts";
 import { newAssistantMessage, newId, newSessionRecord, now } from "../session/create.ts";
 import type { UserMessage } from "../session/records.ts";
 import { supersedePending } from "../session/repair.ts";
@@ -65,14 +65,21 @@ export async function startTurn(
   if (body.id && loaded && (await repo.usedMessageId(sid, body.id))) {
     throw sessionError(`Message id ${body.id} was already used in session ${sid}; send a new id.`);
   }
-  const stored = loaded ? loadHistory(repo.store, sid) : Promise.resolve(null);
-  if (loaded?.record.pending_action) loaded = await supersedePending(repo, loaded);
-  const previous = loaded?.record ?? newSessionRecord(principal, sid);
-  const context = body.host_context ?? previous.host_context;
   const attachments = mergeAttachments(
     body.attachments ?? [],
     body.host_context?.attachments ?? [],
   );
+  // Refused before anything is done with them: the session's quota on kept attachments.
+  const limit = deps.options.limits.maxSessionAttachmentChars;
+  const attachmentChars = chargeAttachments(
+    loaded?.record ?? { session_id: sid },
+    attachments,
+    limit,
+  );
+  const stored = loaded ? loadHistory(repo.store, sid) : Promise.resolve(null);
+  if (loaded?.record.pending_action) loaded = await supersedePending(repo, loaded);
+  const previous = loaded?.record ?? newSessionRecord(principal, sid);
+  const context = body.host_context ?? previous.host_context;
   screenshots.remember(sid, attachments);
   const turn = previous.turn_number + 1;
   const userSeq = nextSeq(loaded);
@@ -109,6 +116,7 @@ export async function startTurn(
   assertMessageFits(user.model, { attachments, block, content: body.content }, model, deps.options);
   const record = {
     ...previous,
+    attachment_chars: attachmentChars,
     turn_number: turn,
     message_count: userSeq + 2,
     host_context: context,

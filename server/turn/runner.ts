@@ -30,6 +30,7 @@ import { type Offered, offerTools } from "./kinds/mod.ts";
 import { type ChatResult, chatResult, finalEvent } from "./outcome.ts";
 import { runTurn } from "./run.ts";
 import type { RunContext, RunOutcome, Usage } from "./run_context.ts";
+import { stampOf } from "../events/stamp.ts";
 import { sessionEmitter } from "./events.ts";
 import { RunRecorder } from "../inspect/recorder.ts";
 
@@ -123,7 +124,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
   const { repo, hub, options } = deps;
   const model = { ...input.model, profile: profileOf(input.model, options) };
   const sid = record.session_id;
-  const emit = sessionEmitter(hub, sid);
+  const emit = sessionEmitter(hub, sid, stampOf(record));
   const controller = new AbortController();
   let finish!: () => void;
   const live: LiveTurn = {

@@ -80,10 +80,12 @@ function scopeOf(ctx: RunContext) {
  */
 export const remoteKind: ToolKind<RemoteData, RemoteData> = {
   category: "remote",
-  async offer({ outputMode, scope, remote, fresh, options, sessionId }) {
+  async offer({ outputMode, scope, remote, fresh, options, sessionId, context }) {
     // Silent decisions offer only the context's actions: no tool server is asked.
     if (outputMode === "host_tools" || !scope) return { tools: [] };
-    const found = await remote.discover(scope, fresh).catch((error) => {
+    // The page's actions keep their names: a tool server's tool of the same name is refused.
+    const pageActions = (context?.actions ?? []).map((a) => a.name);
+    const found = await remote.discover(scope, fresh, pageActions).catch((error) => {
       options.logger.warn("remote tool discovery failed", { session_id: sessionId, error });
       return null;
     });

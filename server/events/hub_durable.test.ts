@@ -1,0 +1,69 @@
+/** On a durable store, an event reaches subscribers only once it is in the log. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { memoryStore } from "../kv/memory.ts";
+import type { Store } from "../kv/store.ts";
+import { EventHub } from "./hub.ts";
+
+/** A durable-looking store whose event-log commits wait for `open()`; `logged` counts those done. */
+function gatedStore() {
+  const inner = memoryStore();
+  let open!: () => void;
+  let gate = new Promise<void>((r) => (open = r));
+  const state = { logged: 0 };
+  const store: Store = {
+    ...inner,
+    name: "denokv",
+    get: (k) => inner.get(k),
+    getMany: (k) => inner.getMany(k),
+    set: (k, v, o) => inner.set(k, v, o),
+    delete: (k) => inner.delete(k),
+    list: (p, o) => inner.list(p, o),
+    commit: (c, m) => inner.commit(c, m),
+    publish: (c, m) => inner.publish(c, m),
+    subscribe: (c, l) => inner.subscribe(c, l),
+    close: () => inner.close(),
+    async atomic(checks, mutations) {
+      const events = mutations.filter((m) => m.key[0] === "event").length;
+      if (events) await gate;
+      const ok = await inner.atomic(checks, mutations);
+      state.logged += events;
+      return ok;
+    },
+  };
+  return {
+    store,
+    state,
+    open: () => {
+      open();
+      gate = Promise.resolve();
+    },
+  };
+}
+
+test("a durable store's event is delivered after its commit, never before", async () => {
+  const { store, state, open } = gatedStore();
+  const hub = new EventHub(store, 1000);
+  const seen: { seq: number; loggedThen: number }[] = [];
+  hub.subscribe("s", (e) => seen.push({ seq: e.payload.seq, loggedThen: state.logged }));
+  const status = { type: "agent_status", status: "started" } as const;
+  await hub.publish("s", "assistant:status", status);
+  await hub.publish("s", "assistant:status", status);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(seen.length, 0, "nothing delivered while its commit waits");
+  open();
+  await hub.flush("s");
+  assert.deepEqual(seen.map((e) => e.seq), [1, 2]);
+  for (const e of seen) assert.ok(e.loggedThen >= e.seq, `event ${e.seq} was logged first`);
+  assert.equal((await hub.replay("s", 0)).length, 2);
+  await hub.stop();
+});
+
+test("the memory store delivers at once (it keeps nothing across a crash)", async () => {
+  const hub = new EventHub(memoryStore(), 1000);
+  const seen: number[] = [];
+  hub.subscribe("s", (e) => seen.push(e.payload.seq));
+  await hub.publish("s", "assistant:status", { type: "agent_status", status: "started" });
+  assert.deepEqual(seen, [1]);
+  await hub.stop();
+});
