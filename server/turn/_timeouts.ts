@@ -4,13 +4,22 @@
  * before. A provider that accepts a request and then sends nothing ends the
  * turn with `error_type: "timeout"` instead of holding it open.
  *
+ * The turn's cancel is raced the same way: aborting the request is not
+ * enough on its own, because the model library ends its stream on an abort
+ * only when the provider's body read rejects, and a body that stalls after
+ * its headers sometimes never does (seen under `deno serve --parallel`: a
+ * cancelled turn ran on until the idle limit, a minute later).
+ *
  * @module
  */
 import { TurnError } from "./errors.ts";
 
+const cancelled = () => Object.assign(new Error("The turn was cancelled."), { name: "AbortError" });
+
 /**
  * The iterator's parts, each awaited under its limit; on expiry `onExpire` runs (abort the
- * request) and a `timeout` TurnError is thrown.
+ * request) and a `timeout` TurnError is thrown. Once `signal` aborts, the wait ends at once
+ * with an `AbortError`, whatever the source does.
  *
  * @example
  * ```ts
@@ -21,18 +30,26 @@ export async function* timed<T>(
   source: AsyncIterable<T>,
   limits: { firstByteMs: number; idleMs: number; first: (part: T) => boolean },
   onExpire: () => void,
+  signal?: AbortSignal,
 ): AsyncGenerator<T> {
   const iterator = source[Symbol.asyncIterator]();
   let started = false;
+  let stop: (() => void) | undefined;
+  const aborted = new Promise<"aborted">((resolve) => {
+    if (signal?.aborted) resolve("aborted");
+    else signal?.addEventListener("abort", stop = () => resolve("aborted"), { once: true });
+  });
   try {
     for (;;) {
+      if (signal?.aborted) throw cancelled();
       const ms = started ? limits.idleMs : limits.firstByteMs;
       let timer: ReturnType<typeof setTimeout> | undefined;
       const expired = new Promise<"expired">((resolve) => {
         if (ms > 0) timer = setTimeout(() => resolve("expired"), ms);
       });
-      const next = await Promise.race([iterator.next(), expired]);
+      const next = await Promise.race([iterator.next(), expired, aborted]);
       clearTimeout(timer);
+      if (next === "aborted") throw cancelled();
       if (next === "expired") {
         onExpire();
         const seconds = Math.round(ms / 100) / 10;
@@ -48,6 +65,7 @@ export async function* timed<T>(
       yield next.value;
     }
   } finally {
+    if (stop) signal?.removeEventListener("abort", stop);
     void iterator.return?.()?.catch?.(() => {});
   }
 }

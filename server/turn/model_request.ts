@@ -217,7 +217,7 @@ export class ModelRequests {
           firstByteMs: firstByteTimeoutMs,
           idleMs: idleTimeoutMs,
           first: (part) => part.type !== "start",
-        }, () => request.abort());
+        }, () => request.abort(), input.signal);
         for await (const part of parts) {
           if (part.type === "error") {
             this.#logRefusal(part.error, attempt);

@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { timed } from "./_timeouts.ts";
+
+/** A stream that sends one part and then nothing, ever, and ignores every abort (as a stalled body can). */
+function stalled(): AsyncIterable<string> & { returned: boolean } {
+  const source = {
+    returned: false,
+    [Symbol.asyncIterator]() {
+      let sent = false;
+      return {
+        next: () =>
+          sent
+            ? new Promise<IteratorResult<string>>(() => {})
+            : (sent = true, Promise.resolve({ done: false, value: "first" })),
+        return: () => {
+          source.returned = true;
+          return Promise.resolve({ done: true as const, value: undefined });
+        },
+      };
+    },
+  };
+  return source;
+}
+
+const limits = { firstByteMs: 60_000, idleMs: 60_000, first: () => true };
+
+test("a cancel ends the wait for a stalled stream at once and lets the source go", async () => {
+  const source = stalled();
+  const controller = new AbortController();
+  const seen: string[] = [];
+  const started = Date.now();
+  setTimeout(() => controller.abort(), 20);
+  await assert.rejects(
+    (async () => {
+      for await (const part of timed(source, limits, () => {}, controller.signal)) seen.push(part);
+    })(),
+    (error: Error) => error.name === "AbortError",
+  );
+  assert.deepEqual(seen, ["first"]);
+  assert.ok(Date.now() - started < 5_000, "ended by the cancel, not by a limit");
+  assert.equal(source.returned, true, "the source was told to stop");
+});
+
+test("a signal aborted before the first part ends the stream before it yields", async () => {
+  const controller = new AbortController();
+  controller.abort();
+  const seen: string[] = [];
+  await assert.rejects(
+    (async () => {
+      for await (const part of timed(stalled(), limits, () => {}, controller.signal)) {
+        seen.push(part);
+      }
+    })(),
+    (error: Error) => error.name === "AbortError",
+  );
+  assert.deepEqual(seen, []);
+});
+
+test("without a cancel, the idle limit still ends a stalled stream with a timeout", async () => {
+  let expired = 0;
+  await assert.rejects(
+    (async () => {
+      for await (
+        const _ of timed(
+          stalled(),
+          { ...limits, idleMs: 30 },
+          () => expired++,
+          new AbortController().signal,
+        )
+      ) { /* the first part only */ }
+    })(),
+    (error: Error & { type?: string }) => /silent/.test(error.message),
+  );
+  assert.equal(expired, 1);
+});
