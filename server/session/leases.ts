@@ -86,7 +86,7 @@ export class SessionLeases {
     const check = () => {
       poll = setTimeout(() => {
         this.#store.get(key).then((entry) => {
-          if (entry !== null && holding) stop();
+          if (entry && holding) stop();
         }, () => {/* a failed read is retried at the next one */}).finally(() => {
           if (holding) check();
         });
