@@ -292,9 +292,8 @@ export class Engine {
     await this.#owned(principal, sessionId);
     const live = this.#live.get(sessionId);
     if (!live) {
-      // The turn may run in another process: record the cancel for the holder of the lease
-      // (it reads the key while it holds the lease), and tell it at once on the control channel.
-      if (this.#leases && (await this.#leases.cancelElsewhere(sessionId))) {
+      // The turn may run in another process: ask the holder of the lease to cancel it.
+      if (this.#leases && (await this.#leases.heldElsewhere(sessionId))) {
         await this.store.publish(CONTROL_CHANNEL, { kind: "cancel", session: sessionId });
         return { cancelled: true };
       }
