@@ -4,10 +4,9 @@
  *
  * @module
  */
-import { summarizeAttachments } from "./_attachment_summary.ts";
 import { CallRunner } from "./_calls.ts";
 import { HeldEvents } from "./_held_events.ts";
-import { chatMessages, type StoredMessage } from "./_history.ts";
+import { chatMessages, type StoredMessage, summaries } from "./_history.ts";
 import { keepThumbnails } from "./_kept_thumbnails.ts";
 import { headersOf, jsonRequest, runtimeHref } from "./_http.ts";
 import { newId } from "./_id.ts";
@@ -40,7 +39,7 @@ import { applyEvent, type HostState, initialState, type StateEvent } from "./sta
 import { createStore, type Store } from "./store.ts";
 import { sseTransport } from "./sse_transport.ts";
 import type { ConnectionState, Transport } from "./transport.ts";
-import { offerToWebMcp } from "./webmcp.ts";
+import { modelContext } from "./_model_context.ts";
 import { pendingCall, waitingFor } from "./pending.ts";
 import { listQuery, type Sessions } from "./sessions.ts";
 
@@ -256,19 +255,29 @@ export class Host {
   action<Args = any>(name: string, options: ActionOptions, handler: ActionHandler<Args>): Disposer {
     const definition = { name, ...options, handler };
     const dispose = this.#registry.action(definition);
-    const withdraw = options.webmcp ?? this.#options.webmcp ?? true
-      ? offerToWebMcp(
-        name,
-        options.description,
-        toJsonSchema(options.parameters),
-        (args) =>
-          runAction(definition, { call_id: newId("webmcp-"), tool_name: name, arguments: args }, {
-            timeout: this.#options.actionTimeout,
-          }),
-        { readOnly: options.readOnly, confirms: !!options.confirm },
-      )
-      : () => {};
-    const undo = () => (this.#withdrawals.delete(undo), dispose(), withdraw());
+    // The bridge is fetched only where the browser has a model context (most have none).
+    let withdraw: (() => void) | undefined;
+    let withdrawn = false;
+    const found = (options.webmcp ?? this.#options.webmcp ?? true) && modelContext();
+    if (found) {
+      import("./webmcp.ts").then(({ offerToWebMcp }) => {
+        if (withdrawn) return;
+        withdraw = offerToWebMcp(
+          found,
+          name,
+          options.description,
+          toJsonSchema(options.parameters),
+          (args) =>
+            runAction(definition, { call_id: newId("webmcp-"), tool_name: name, arguments: args }, {
+              timeout: this.#options.actionTimeout,
+            }),
+          { readOnly: options.readOnly, confirms: !!options.confirm },
+        );
+      });
+    }
+    const undo = () => (
+      this.#withdrawals.delete(undo), dispose(), withdrawn = true, withdraw?.()
+    );
     this.#withdrawals.add(undo);
     return undo;
   }
@@ -323,7 +332,7 @@ export class Host {
       else resolve(undefined);
     });
     // What the runtime stores with the message: its attachments, then the context's.
-    const sent = await summarizeAttachments([...attachments, ...context.attachments ?? []]);
+    const sent = await summaries([...attachments, ...context.attachments ?? []]);
     keepThumbnails(body.id as string, sent);
     this.#update(["user", { id: body.id as string, content: text, attachments: sent, steering }]);
     const closed = this.#closed.signal;
@@ -499,12 +508,10 @@ export class Host {
     }
     this.#dispatch(name as keyof TetherEventMap, payload as never);
     // A host call this page has no exchange for is run by the tab (or client) that asked.
-    const pending = this.state.get().pending;
-    const elsewhere = !!pending && waitingFor(pending) === "host" && !this.#exchange &&
-      !this.#turnCall;
-    if (elsewhere !== !!this.state.get().elsewhere) {
-      this.state.set((state) => ({ ...state, elsewhere }));
-    }
+    const { pending, elsewhere: shown } = this.state.get();
+    const elsewhere = !this.#exchange && !this.#turnCall && !!pending &&
+      waitingFor(pending) === "host";
+    if (elsewhere !== !!shown) this.state.set((state) => ({ ...state, elsewhere }));
     if (name === "assistant:status" && payload.status === "completed") {
       const call = this.#turnCall;
       this.#turnCall = undefined;
@@ -610,9 +617,9 @@ export class Host {
       else {
         gate.open();
         this.#synced?.();
-        // Not reachable: the indicator says so, whatever the transport last saw.
-        if ((status === 0 || status >= 500) && !closed.aborted) this.#onConnection("reconnecting");
         if ((status === 0 || status >= 500) && !closed.aborted) {
+          // Not reachable: the indicator says so, whatever the transport last saw.
+          this.#onConnection("reconnecting");
           setTimeout(
             () => closed.aborted || this.#recover(Math.min(delay * 2, 5_000)).catch(() => {}),
             delay,
