@@ -4,6 +4,7 @@
  * keyboard, the attachments a message carried and every call status.
  */
 import { sendKeys } from "@web/test-runner-commands";
+import { TetherError } from "../client/mod.ts";
 import { deepEqual, equal, match, ok } from "../tests/browser/_assert.ts";
 import type { Body, Turn } from "./_fake_runtime.ts";
 import { type ChatFixture, mountChat, until } from "./_test_fixture.ts";
@@ -173,6 +174,22 @@ describe("<tether-chat>", () => {
     await until(() => text().includes("Back again."), "the retried answer");
     equal(f.rt.sent.at(-1)!.content, "hello?");
     ok(!f.$("[part=error]"), "the error is gone after a successful turn");
+  });
+
+  it("Send again replaces the message the runtime never received: it is listed once, then answered", async () => {
+    f = mountChat();
+    f.rt.unreachable = new TetherError(0, "network", "Could not reach the runtime.");
+    await f.chat.send("close it");
+    const retry = await until(() => f.$("[part=retry]"), "Send again");
+    match(retry.textContent!, /Send again/);
+    equal(f.$$("[part~=message-user]").length, 1, "the unsent message stays listed");
+    f.rt.unreachable = undefined;
+    f.rt.respond = (_b, t) => t.reply("Closed.");
+    retry.click();
+    await until(() => text().includes("Closed."), "the answer");
+    equal(f.$$("[part~=message-user]").length, 1, "the message sent again is listed once");
+    equal(f.rt.sent.length, 1);
+    equal(f.rt.sent[0].content, "close it");
   });
 
   it("is usable from the keyboard: Enter sends, Shift+Enter adds a line, focus is visible", async () => {

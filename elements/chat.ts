@@ -160,7 +160,7 @@ export class TetherChat extends LitElement {
   #follow = new Follow(() => this.requestUpdate());
   #wasLocked = false;
   /** A message the runtime never received, to send again. */
-  #unsent: { text: string; attachments: AttachmentInput[] } | undefined;
+  #unsent: { text: string; attachments: AttachmentInput[]; id?: string } | undefined;
   #connection: string | undefined;
   #refocus = false;
   #focused = new WeakSet<Element>();
@@ -210,7 +210,11 @@ export class TetherChat extends LitElement {
   }
 
   /** Sends a message as if the user typed it; resolves when the exchange ends (errors are shown, not thrown). */
-  async send(text: string, attachments: AttachmentInput[] = []): Promise<void> {
+  send(text: string, attachments: AttachmentInput[] = []): Promise<void> {
+    return this.#send(text, attachments);
+  }
+
+  async #send(text: string, attachments: AttachmentInput[], id?: string): Promise<void> {
     const host = this.host;
     if (!host) {
       throw new Error("<tether-chat> has no host: set .host or the runtime-url attribute.");
@@ -227,11 +231,14 @@ export class TetherChat extends LitElement {
     this.requestUpdate();
     this.#unsent = undefined;
     try {
-      await host.send(text, attachments.length ? { attachments } : {});
+      await host.send(text, { attachments, id });
     } catch (error) {
       this.#problem = (error as Error).message;
-      // Not delivered (the runtime out of reach): kept to send again with one click.
-      if ((error as { type?: string }).type === "network") this.#unsent = { text, attachments };
+      // Not delivered (the runtime out of reach): kept to send again with one click, under its id.
+      if ((error as { type?: string }).type === "network") {
+        id = host.state.get().messages.findLast((m) => m.role === "user")?.id;
+        this.#unsent = { text, attachments, id };
+      }
       this.requestUpdate();
     }
   }
@@ -387,7 +394,8 @@ export class TetherChat extends LitElement {
   }
 
   #retry(): void {
-    if (this.#unsent) return void this.send(this.#unsent.text, this.#unsent.attachments);
+    const unsent = this.#unsent;
+    if (unsent) return void this.#send(unsent.text, unsent.attachments, unsent.id);
     const last = this.#client.state?.messages.findLast((m) => m.role === "user");
     if (last) void this.send(last.content);
   }
