@@ -6,6 +6,7 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
 import {
   type AttachmentInput,
+  type ChatMessage,
   createHost,
   type Host,
   type TransportName,
@@ -20,6 +21,7 @@ import {
   type ApprovalHandle,
   type ApprovalRequest,
   Confirmations,
+  type ConfirmEntry,
   renderConfirmations,
 } from "./_confirmations.ts";
 import { AttachmentTray } from "./_attachment_tray.ts";
@@ -402,6 +404,12 @@ export class TetherChat extends LitElement {
 
   override render(): TemplateResult {
     const state = this.#client.state;
+    const entries = this.#confirms.entries;
+    // A page action's confirmation is drawn in place, under its call's card (so before the answer); others at the end.
+    const owner = (c: ConfirmEntry) =>
+      state?.messages.find((m) => m.toolCalls.some((t) => t.callId === c.callId));
+    const confirms = (m?: ChatMessage) =>
+      renderConfirmations(entries.filter((c) => owner(c) === m), this.theme);
     return html`
       <section part="panel" class="panel" aria-labelledby="heading"
         @keydown=${(e: KeyboardEvent) => e.key === "Escape" && this.#busy && this.stop()}
@@ -414,9 +422,9 @@ export class TetherChat extends LitElement {
               ? "true"
               : "false"} tabindex="0">
               ${state?.messages.length || state?.streamingText
-                ? renderMessages(state, this.theme)
+                ? renderMessages(state, this.theme, confirms)
                 : html`<div class="empty"><slot name="empty">Ask the assistant about this page.</slot></div>`}
-              ${renderConfirmations(this.#confirms.entries, this.theme)}
+              ${confirms()}
               ${renderPendingAction(state, this.theme, (id, d) => this.#answer(id, d))}
               ${this.#follow.unseen
                 ? html`
