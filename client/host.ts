@@ -106,6 +106,8 @@ export class Host {
   #exchange?: Exchange;
   #turnCall?: PendingToolCall;
   #cancel = new AbortController();
+  /** The page's other tabs on this conversation (a browser's BroadcastChannel): a Stop in one stops them all. */
+  #tabs?: BroadcastChannel;
   /** Aborted when the host is closed or switches to another conversation. */
   #closed!: AbortController;
   #decisions = new Map<string, string>();
@@ -183,6 +185,11 @@ export class Host {
       event: live((name, payload) => this.#onEvent(name, payload)),
       state: live((state) => this.#onConnection(state)),
     });
+    if (globalThis.document && typeof BroadcastChannel === "function") {
+      const tabs = this.#tabs = new BroadcastChannel(`tether-stop:${sessionId}`);
+      tabs.onmessage = () => this.#stopHere();
+      closed.signal.addEventListener("abort", () => tabs.close());
+    }
     this.#runner = new CallRunner({
       sessionId,
       journal: this.#journal,
@@ -353,11 +360,17 @@ export class Host {
    * Cancels the live turn and the exchange in flight: a running handler's
    * signal is aborted (the handler decides whether to stop), and a call the
    * exchange announced but has not started yet never runs (the model is told
-   * the user cancelled it). The next message or answer starts afresh.
+   * the user cancelled it), in this page and in the browser's other tabs on
+   * this conversation. The next message or answer starts afresh.
    */
   async cancel(): Promise<void> {
-    this.#cancel.abort(new DOMException("The user cancelled the turn.", "AbortError"));
+    this.#stopHere();
+    this.#tabs?.postMessage(0);
     await this.#transport.cancel();
+  }
+
+  #stopHere(): void {
+    this.#cancel.abort(new DOMException("The user cancelled the turn.", "AbortError"));
   }
 
   /** A new exchange is not cancelled by a Stop pressed before it. */
