@@ -5,10 +5,19 @@
  *
  * @module
  */
-import { summarizeAttachments } from "./_attachment_summary.ts";
+import type { AttachmentInput } from "./_protocol.ts";
 import { withKeptThumbnails } from "./_kept_thumbnails.ts";
 import type { Attachment } from "./_protocol.ts";
-import type { ChatMessage, ToolCallStatus } from "./state.ts";
+import type { AttachmentSummary, ChatMessage, ToolCallStatus } from "./state.ts";
+
+/**
+ * `summarizeAttachments()`, fetched with the first attachment (thumbnails are drawn there): a
+ * page that never attaches anything never loads it.
+ */
+export const summaries = (list: AttachmentInput[]): Promise<AttachmentSummary[]> =>
+  list.length
+    ? import("./_attachment_summary.ts").then((m) => m.summarizeAttachments(list))
+    : Promise.resolve([]);
 
 /** One message of `GET /api/sessions/{id}/messages` (server/session/views.ts), as far as the state reads it. */
 export interface StoredMessage {
@@ -54,7 +63,7 @@ export function chatMessages(stored: StoredMessage[]): Promise<ChatMessage[]> {
     };
     if (m.attachments?.length) {
       // Stored without their content: thumbnails come from what this tab kept when it sent them.
-      message.attachments = withKeptThumbnails(m.id, await summarizeAttachments(m.attachments));
+      message.attachments = withKeptThumbnails(m.id, await summaries(m.attachments));
     }
     return message;
   }));

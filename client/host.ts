@@ -4,10 +4,9 @@
  *
  * @module
  */
-import { summarizeAttachments } from "./_attachment_summary.ts";
 import { CallRunner } from "./_calls.ts";
 import { HeldEvents } from "./_held_events.ts";
-import { chatMessages, type StoredMessage } from "./_history.ts";
+import { chatMessages, type StoredMessage, summaries } from "./_history.ts";
 import { keepThumbnails } from "./_kept_thumbnails.ts";
 import { headersOf, jsonRequest, runtimeHref } from "./_http.ts";
 import { newId } from "./_id.ts";
@@ -40,7 +39,7 @@ import { applyEvent, type HostState, initialState, type StateEvent } from "./sta
 import { createStore, type Store } from "./store.ts";
 import { sseTransport } from "./sse_transport.ts";
 import type { ConnectionState, Transport } from "./transport.ts";
-import { offerToWebMcp } from "./webmcp.ts";
+import { modelContext } from "./_model_context.ts";
 import { pendingCall, waitingFor } from "./pending.ts";
 import { listQuery, type Sessions } from "./sessions.ts";
 
@@ -107,6 +106,8 @@ export class Host {
   #exchange?: Exchange;
   #turnCall?: PendingToolCall;
   #cancel = new AbortController();
+  /** The page's other tabs on this conversation (a browser's BroadcastChannel): a Stop in one stops them all. */
+  #tabs?: BroadcastChannel;
   /** Aborted when the host is closed or switches to another conversation. */
   #closed!: AbortController;
   #decisions = new Map<string, string>();
@@ -184,6 +185,11 @@ export class Host {
       event: live((name, payload) => this.#onEvent(name, payload)),
       state: live((state) => this.#onConnection(state)),
     });
+    if (globalThis.document && typeof BroadcastChannel === "function") {
+      const tabs = this.#tabs = new BroadcastChannel(`tether-stop:${sessionId}`);
+      tabs.onmessage = () => this.#stopHere();
+      closed.signal.addEventListener("abort", () => tabs.close());
+    }
     this.#runner = new CallRunner({
       sessionId,
       journal: this.#journal,
@@ -256,19 +262,29 @@ export class Host {
   action<Args = any>(name: string, options: ActionOptions, handler: ActionHandler<Args>): Disposer {
     const definition = { name, ...options, handler };
     const dispose = this.#registry.action(definition);
-    const withdraw = options.webmcp ?? this.#options.webmcp ?? true
-      ? offerToWebMcp(
-        name,
-        options.description,
-        toJsonSchema(options.parameters),
-        (args) =>
-          runAction(definition, { call_id: newId("webmcp-"), tool_name: name, arguments: args }, {
-            timeout: this.#options.actionTimeout,
-          }),
-        { readOnly: options.readOnly, confirms: !!options.confirm },
-      )
-      : () => {};
-    const undo = () => (this.#withdrawals.delete(undo), dispose(), withdraw());
+    // The bridge is fetched only where the browser has a model context (most have none).
+    let withdraw: (() => void) | undefined;
+    let withdrawn = false;
+    const found = (options.webmcp ?? this.#options.webmcp ?? true) && modelContext();
+    if (found) {
+      import("./webmcp.ts").then(({ offerToWebMcp }) => {
+        if (withdrawn) return;
+        withdraw = offerToWebMcp(
+          found,
+          name,
+          options.description,
+          toJsonSchema(options.parameters),
+          (args) =>
+            runAction(definition, { call_id: newId("webmcp-"), tool_name: name, arguments: args }, {
+              timeout: this.#options.actionTimeout,
+            }),
+          { readOnly: options.readOnly, confirms: !!options.confirm },
+        );
+      });
+    }
+    const undo = () => (
+      this.#withdrawals.delete(undo), dispose(), withdrawn = true, withdraw?.()
+    );
     this.#withdrawals.add(undo);
     return undo;
   }
@@ -323,7 +339,7 @@ export class Host {
       else resolve(undefined);
     });
     // What the runtime stores with the message: its attachments, then the context's.
-    const sent = await summarizeAttachments([...attachments, ...context.attachments ?? []]);
+    const sent = await summaries([...attachments, ...context.attachments ?? []]);
     keepThumbnails(body.id as string, sent);
     this.#update(["user", { id: body.id as string, content: text, attachments: sent, steering }]);
     const closed = this.#closed.signal;
@@ -344,11 +360,17 @@ export class Host {
    * Cancels the live turn and the exchange in flight: a running handler's
    * signal is aborted (the handler decides whether to stop), and a call the
    * exchange announced but has not started yet never runs (the model is told
-   * the user cancelled it). The next message or answer starts afresh.
+   * the user cancelled it), in this page and in the browser's other tabs on
+   * this conversation. The next message or answer starts afresh.
    */
   async cancel(): Promise<void> {
-    this.#cancel.abort(new DOMException("The user cancelled the turn.", "AbortError"));
+    this.#stopHere();
+    this.#tabs?.postMessage(0);
     await this.#transport.cancel();
+  }
+
+  #stopHere(): void {
+    this.#cancel.abort(new DOMException("The user cancelled the turn.", "AbortError"));
   }
 
   /** A new exchange is not cancelled by a Stop pressed before it. */
@@ -499,12 +521,10 @@ export class Host {
     }
     this.#dispatch(name as keyof TetherEventMap, payload as never);
     // A host call this page has no exchange for is run by the tab (or client) that asked.
-    const pending = this.state.get().pending;
-    const elsewhere = !!pending && waitingFor(pending) === "host" && !this.#exchange &&
-      !this.#turnCall;
-    if (elsewhere !== !!this.state.get().elsewhere) {
-      this.state.set((state) => ({ ...state, elsewhere }));
-    }
+    const { pending, elsewhere: shown } = this.state.get();
+    const elsewhere = !this.#exchange && !this.#turnCall && !!pending &&
+      waitingFor(pending) === "host";
+    if (elsewhere !== !!shown) this.state.set((state) => ({ ...state, elsewhere }));
     if (name === "assistant:status" && payload.status === "completed") {
       const call = this.#turnCall;
       this.#turnCall = undefined;
@@ -610,9 +630,9 @@ export class Host {
       else {
         gate.open();
         this.#synced?.();
-        // Not reachable: the indicator says so, whatever the transport last saw.
-        if ((status === 0 || status >= 500) && !closed.aborted) this.#onConnection("reconnecting");
         if ((status === 0 || status >= 500) && !closed.aborted) {
+          // Not reachable: the indicator says so, whatever the transport last saw.
+          this.#onConnection("reconnecting");
           setTimeout(
             () => closed.aborted || this.#recover(Math.min(delay * 2, 5_000)).catch(() => {}),
             delay,

@@ -98,7 +98,7 @@ export {
   TRANSPORTS,
 } from "./transports.ts";
 export type { SocketIoTransportOptions } from "./socketio_transport.ts";
-export { modelContext, offerToWebMcp } from "./webmcp.ts";
+export { type ModelContext, modelContext } from "./_model_context.ts";
 export type {
   Approval,
   Attachment,

@@ -188,15 +188,15 @@ export function applyEvent(state: HostState, [name, payload]: StateEvent): HostS
         toolCalls: [],
       };
       if (payload.attachments?.length) message.attachments = payload.attachments;
+      // A message sent again (same id, never received) replaces the one that failed.
+      const messages = state.messages.filter((m) => m.id !== payload.id);
       return {
         ...state,
         error: null,
         streamingText: "",
         // A new message (not steering) supersedes the host calls still waiting for an answer.
         messages: [
-          ...(payload.steering
-            ? state.messages
-            : settle(state.messages, superseded, { status: "superseded" })),
+          ...(payload.steering ? messages : settle(messages, superseded, { status: "superseded" })),
           message,
         ],
         // A preview or a hold closes with it; a host call is the call runner's to settle.

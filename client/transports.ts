@@ -29,7 +29,8 @@ export const TRANSPORTS = {
 /** The name of a built-in transport. */
 export type TransportName = keyof typeof TRANSPORTS;
 
-const added = new Map<string, NamedTransport>();
+/** Every transport by name: the built-in ones and those registered. */
+const named = new Map<string, NamedTransport>(Object.entries(TRANSPORTS));
 
 /**
  * Adds a transport to the table under `name`; refuses a name already taken.
@@ -40,10 +41,10 @@ const added = new Map<string, NamedTransport>();
  * ```
  */
 export function registerTransport(name: string, make: NamedTransport): void {
-  if (name in TRANSPORTS || added.has(name)) {
+  if (named.has(name)) {
     throw new Error(`Transport "${name}" is already registered; pick another name.`);
   }
-  added.set(name, make);
+  named.set(name, make);
 }
 
 /**
@@ -57,9 +58,9 @@ export function registerTransport(name: string, make: NamedTransport): void {
  */
 export function transportNamed(name: string | undefined): TransportFactory {
   const wanted = name || "sse";
-  const make = (TRANSPORTS as Record<string, NamedTransport>)[wanted] ?? added.get(wanted);
+  const make = named.get(wanted);
   if (make === undefined) {
-    const known = [...Object.keys(TRANSPORTS), ...added.keys()].join(", ");
+    const known = [...named.keys()].join(", ");
     throw new Error(`Transport "${wanted}" is unknown; use one of ${known}.`);
   }
   return make();

@@ -23,6 +23,7 @@
  */
 import type { JsonSchema } from "./_protocol.ts";
 import type { ActionOutcome } from "./run_action.ts";
+import type { ModelContext } from "./_model_context.ts";
 
 /** The draft's hints about a tool. */
 export interface ToolAnnotations {
@@ -30,11 +31,6 @@ export interface ToolAnnotations {
   readOnlyHint: boolean;
   /** The tool's action is significant or cannot be undone; an agent should be careful. */
   consequentialHint: boolean;
-}
-
-interface ModelContextLike {
-  registerTool(tool: Record<string, unknown>, options?: { signal?: AbortSignal }): unknown;
-  unregisterTool?(name: string): void;
 }
 
 /** What an action does, as its declaration says. */
@@ -60,43 +56,26 @@ export function webMcpAnnotations(nature: ActionNature): ToolAnnotations {
 }
 
 /**
- * The browser's model context, current shape first, or undefined where WebMCP is not available.
+ * Offers one action to the model context `found` (what `modelContext()` from the SDK's entry
+ * answers); returns the function that withdraws it.
  *
  * @example
  * ```ts
- * if (modelContext()) console.log("actions are offered to the browser agent too");
- * ```
- */
-export const modelContext = ():
-  | { context: ModelContextLike; shape: "document" | "navigator" }
-  | undefined => {
-  const current = (globalThis.document as unknown as { modelContext?: ModelContextLike })
-    ?.modelContext;
-  if (typeof current?.registerTool === "function") return { context: current, shape: "document" };
-  const older = (globalThis.navigator as unknown as { modelContext?: ModelContextLike })
-    ?.modelContext;
-  if (typeof older?.registerTool === "function") return { context: older, shape: "navigator" };
-  return undefined;
-};
-
-/**
- * Offers one action to WebMCP; returns the function that withdraws it (a no-op where WebMCP is absent).
- *
- * @example
- * ```ts
- * const withdraw = offerToWebMcp("select_issue", "Select an issue.", schema, (args) => runIt(args), { readOnly: false });
+ * const found = modelContext();
+ * const withdraw = found
+ *   ? offerToWebMcp(found, "select_issue", "Select an issue.", schema, (args) => runIt(args), { readOnly: false })
+ *   : () => {};
  * withdraw();
  * ```
  */
 export function offerToWebMcp(
+  found: ModelContext,
   name: string,
   description: string,
   inputSchema: JsonSchema,
   run: (args: Record<string, unknown>) => Promise<ActionOutcome>,
   nature: ActionNature = {},
 ): () => void {
-  const found = modelContext();
-  if (!found) return () => {};
   const { context, shape } = found;
   const registration = new AbortController();
   let handle: unknown;

@@ -48,6 +48,7 @@ function message(
   m: ChatMessage,
   index: number,
   theme: string | undefined,
+  placed: (m: ChatMessage) => unknown,
 ): TemplateResult {
   const last = index === state.messages.length - 1;
   const text = textOf(state, m, last);
@@ -62,7 +63,7 @@ function message(
     <article part="message message-${m.role}" class="message ${m.role}"
       aria-label=${m.role === "user" ? "You" : "Assistant"}>
         ${m.toolCalls.length
-          ? html`<div class="tools">${m.toolCalls.map(renderOutcome)}</div>`
+          ? html`<div class="tools">${m.toolCalls.map(renderOutcome)}${placed(m)}</div>`
           : nothing}
         ${m.attachments?.length
           ? html`<div class="attachments">${m.attachments.map(attachment)}</div>`
@@ -86,14 +87,19 @@ function message(
 }
 
 /**
- * The messages of the conversation, with a streaming reply after the last user message.
+ * The messages of the conversation, with a streaming reply after the last
+ * user message; `placed` draws what belongs under a message's call cards.
  *
  * @example
  * ```ts
- * html`<div role="log">${renderMessages(state, this.theme)}</div>`;
+ * html`<div role="log">${renderMessages(state, this.theme, () => nothing)}</div>`;
  * ```
  */
-export function renderMessages(state: HostState, theme?: string): TemplateResult {
+export function renderMessages(
+  state: HostState,
+  theme: string | undefined,
+  placed: (m: ChatMessage) => unknown,
+): TemplateResult {
   const last = state.messages.at(-1);
   // Text that streams before any assistant message exists gets its own bubble.
   const orphan = state.streamingText && last?.role !== "assistant"
@@ -103,5 +109,5 @@ export function renderMessages(state: HostState, theme?: string): TemplateResult
       </article>
     `
     : nothing;
-  return html`${state.messages.map((m, i) => message(state, m, i, theme))}${orphan}`;
+  return html`${state.messages.map((m, i) => message(state, m, i, theme, placed))}${orphan}`;
 }

@@ -22,6 +22,7 @@ export interface ConfirmEntry {
   reason?: string;
   expires?: string | number;
   cards?: unknown[];
+  callId?: string;
   decide(decision: "apply" | "cancel" | "expire"): void;
 }
 
@@ -78,6 +79,7 @@ export class Confirmations {
         preview: request.preview,
         destructive: !!request.destructive,
         state: "preview" as const,
+        callId: request.callId,
       };
       const entry = this.#add(fields, (d) => {
         entry.state = d === "apply" ? "applied" : d === "expire" ? "expired" : "cancelled";

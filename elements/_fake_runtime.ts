@@ -42,6 +42,8 @@ export interface FakeRuntime {
   cancels: number;
   /** Plays the turns; replace it per test. */
   respond: Responder;
+  /** Set: the next messages are not delivered (send rejects with it), as with the runtime out of reach. */
+  unreachable?: Error;
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -69,6 +71,7 @@ export function fakeRuntime(): FakeRuntime {
       return {
         connect: () => (l.state("open"), Promise.resolve()),
         send(body) {
+          if (rt.unreachable) return Promise.reject(rt.unreachable);
           rt.sent.push(body);
           const emit = (name: string, payload: Record<string, unknown>) =>
             links.forEach((link) =>

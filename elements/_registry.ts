@@ -28,6 +28,8 @@ export interface ConfirmRequest {
   destructive?: boolean;
   /** Aborting it withdraws the confirmation (resolves false). */
   signal?: AbortSignal;
+  /** The call it asks about: the chat draws it under that call's card, before the answer. */
+  callId?: string;
 }
 
 const chats: ChatLike[] = [];

@@ -142,6 +142,7 @@ export class TetherAction extends LitElement {
       preview,
       destructive: this.destructive,
       signal: context.signal,
+      callId: context.callId,
     });
   }
 

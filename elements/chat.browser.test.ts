@@ -4,8 +4,10 @@
  * keyboard, the attachments a message carried and every call status.
  */
 import { sendKeys } from "@web/test-runner-commands";
+import { TetherError } from "../client/mod.ts";
 import { deepEqual, equal, match, ok } from "../tests/browser/_assert.ts";
 import type { Body, Turn } from "./_fake_runtime.ts";
+import { chatOn } from "./_stored_session.ts";
 import { type ChatFixture, mountChat, until } from "./_test_fixture.ts";
 import type { TetherAction } from "./action.ts";
 import type { TetherStopEvent } from "./events.ts";
@@ -173,6 +175,57 @@ describe("<tether-chat>", () => {
     await until(() => text().includes("Back again."), "the retried answer");
     equal(f.rt.sent.at(-1)!.content, "hello?");
     ok(!f.$("[part=error]"), "the error is gone after a successful turn");
+  });
+
+  it("Send again replaces the message the runtime never received: it is listed once, then answered", async () => {
+    f = mountChat();
+    f.rt.unreachable = new TetherError(0, "network", "Could not reach the runtime.");
+    await f.chat.send("close it");
+    const retry = await until(() => f.$("[part=retry]"), "Send again");
+    match(retry.textContent!, /Send again/);
+    equal(f.$$("[part~=message-user]").length, 1, "the unsent message stays listed");
+    f.rt.unreachable = undefined;
+    f.rt.respond = (_b, t) => t.reply("Closed.");
+    retry.click();
+    await until(() => text().includes("Closed."), "the answer");
+    equal(f.$$("[part~=message-user]").length, 1, "the message sent again is listed once");
+    equal(f.rt.sent.length, 1);
+    equal(f.rt.sent[0].content, "close it");
+  });
+
+  it("Stop in another tab following the session stops the turn it did not start, and the call it announces", async () => {
+    f = mountChat(
+      `<tether-action name="close_issue" description="Close an issue."></tether-action>`,
+    );
+    let ran = 0;
+    f.root.querySelector<TetherAction>("tether-action")!.handler = () => ++ran;
+    const { chat: other, host: otherHost } = chatOn(f.rt, f.host.sessionId, f.root);
+    await otherHost.connect();
+    let turn!: Turn;
+    f.rt.respond = (body, t) => {
+      if (body.tool_call_id) return t.reply("Closed.");
+      turn = t;
+      t.start();
+      t.delta("Closing it");
+    };
+    void f.chat.send("close it");
+    const stop = await until(
+      () => other.shadowRoot!.querySelector<HTMLButtonElement>("[part=stop]"),
+      "Stop in the other tab",
+    );
+    stop.click();
+    await until(() => f.rt.cancels === 1, "the cancel to reach the runtime");
+    // The runtime had already planned the call (a cancel does not revoke a pending host call).
+    turn.hostCall("close_issue", { number: 7 });
+    turn.end();
+    await until(() => f.rt.sent.length === 2, "the outcome of the call");
+    equal(ran, 0, "the page never ran the call another tab stopped");
+    equal(f.rt.sent[1].tool_outcome, "failed", "reported as not done (declined)");
+    await until(
+      () => !f.$("[part=stop]") && !other.shadowRoot!.querySelector("[part=stop]"),
+      "both tabs idle",
+    );
+    otherHost.close();
   });
 
   it("is usable from the keyboard: Enter sends, Shift+Enter adds a line, focus is visible", async () => {

@@ -6,6 +6,7 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
 import {
   type AttachmentInput,
+  type ChatMessage,
   createHost,
   type Host,
   type TransportName,
@@ -20,6 +21,7 @@ import {
   type ApprovalHandle,
   type ApprovalRequest,
   Confirmations,
+  type ConfirmEntry,
   renderConfirmations,
 } from "./_confirmations.ts";
 import { AttachmentTray } from "./_attachment_tray.ts";
@@ -160,7 +162,7 @@ export class TetherChat extends LitElement {
   #follow = new Follow(() => this.requestUpdate());
   #wasLocked = false;
   /** A message the runtime never received, to send again. */
-  #unsent: { text: string; attachments: AttachmentInput[] } | undefined;
+  #unsent: { text: string; attachments: AttachmentInput[]; id?: string } | undefined;
   #connection: string | undefined;
   #refocus = false;
   #focused = new WeakSet<Element>();
@@ -210,7 +212,11 @@ export class TetherChat extends LitElement {
   }
 
   /** Sends a message as if the user typed it; resolves when the exchange ends (errors are shown, not thrown). */
-  async send(text: string, attachments: AttachmentInput[] = []): Promise<void> {
+  send(text: string, attachments: AttachmentInput[] = []): Promise<void> {
+    return this.#send(text, attachments);
+  }
+
+  async #send(text: string, attachments: AttachmentInput[], id?: string): Promise<void> {
     const host = this.host;
     if (!host) {
       throw new Error("<tether-chat> has no host: set .host or the runtime-url attribute.");
@@ -227,11 +233,14 @@ export class TetherChat extends LitElement {
     this.requestUpdate();
     this.#unsent = undefined;
     try {
-      await host.send(text, attachments.length ? { attachments } : {});
+      await host.send(text, { attachments, id });
     } catch (error) {
       this.#problem = (error as Error).message;
-      // Not delivered (the runtime out of reach): kept to send again with one click.
-      if ((error as { type?: string }).type === "network") this.#unsent = { text, attachments };
+      // Not delivered (the runtime out of reach): kept to send again with one click, under its id.
+      if ((error as { type?: string }).type === "network") {
+        id = host.state.get().messages.findLast((m) => m.role === "user")?.id;
+        this.#unsent = { text, attachments, id };
+      }
       this.requestUpdate();
     }
   }
@@ -387,13 +396,20 @@ export class TetherChat extends LitElement {
   }
 
   #retry(): void {
-    if (this.#unsent) return void this.send(this.#unsent.text, this.#unsent.attachments);
+    const unsent = this.#unsent;
+    if (unsent) return void this.#send(unsent.text, unsent.attachments, unsent.id);
     const last = this.#client.state?.messages.findLast((m) => m.role === "user");
     if (last) void this.send(last.content);
   }
 
   override render(): TemplateResult {
     const state = this.#client.state;
+    const entries = this.#confirms.entries;
+    // A page action's confirmation is drawn in place, under its call's card (so before the answer); others at the end.
+    const owner = (c: ConfirmEntry) =>
+      state?.messages.find((m) => m.toolCalls.some((t) => t.callId === c.callId));
+    const confirms = (m?: ChatMessage) =>
+      renderConfirmations(entries.filter((c) => owner(c) === m), this.theme);
     return html`
       <section part="panel" class="panel" aria-labelledby="heading"
         @keydown=${(e: KeyboardEvent) => e.key === "Escape" && this.#busy && this.stop()}
@@ -406,9 +422,9 @@ export class TetherChat extends LitElement {
               ? "true"
               : "false"} tabindex="0">
               ${state?.messages.length || state?.streamingText
-                ? renderMessages(state, this.theme)
+                ? renderMessages(state, this.theme, confirms)
                 : html`<div class="empty"><slot name="empty">Ask the assistant about this page.</slot></div>`}
-              ${renderConfirmations(this.#confirms.entries, this.theme)}
+              ${confirms()}
               ${renderPendingAction(state, this.theme, (id, d) => this.#answer(id, d))}
               ${this.#follow.unseen
                 ? html`

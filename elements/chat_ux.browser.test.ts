@@ -5,7 +5,7 @@
  * back to the composer after Send, Apply and Cancel; the panel has a
  * heading; a Cancel reads "Cancelled", once.
  */
-import { sendKeys } from "@web/test-runner-commands";
+import { sendKeys, setViewport } from "@web/test-runner-commands";
 import { equal, match, ok } from "../tests/browser/_assert.ts";
 import type { Body, Turn } from "./_fake_runtime.ts";
 import { type ChatFixture, mountChat, until } from "./_test_fixture.ts";
@@ -42,6 +42,22 @@ function cardsTurn(body: Body, turn: Turn) {
   });
   turn.final(`Found issue ${n} for “${body.content}”.`);
   turn.end();
+}
+
+/** A chat with a `create_issue` action that asks first; the turn calls it, then answers. */
+function mountCreateIssue(): TetherAction {
+  f = mountChat(`<tether-action name="create_issue" description="File an issue." confirm
+    parameters='{"type":"object","properties":{"title":{"type":"string"}}}'></tether-action>`);
+  const action = f.root.querySelector<TetherAction>("tether-action")!;
+  action.handler = () => ({ created: 68 });
+  f.rt.respond = (body: Body, turn) => {
+    if (!body.tool_call_id) {
+      turn.start();
+      turn.hostCall("create_issue", { title: "Dark mode" });
+      turn.end();
+    } else void turn.reply(body.tool_outcome === "failed" ? "Nothing changed." : "Created #68.");
+  };
+  return action;
 }
 
 describe("<tether-chat> follows the conversation", () => {
@@ -87,6 +103,40 @@ describe("<tether-chat> follows the conversation", () => {
     ok(atEnd(), "and the chat follows again");
     ok(!f.$("[part=new-messages]"), "the button is gone");
   });
+
+  it("on a phone, draws the settled Applied box in place, before the answer, and keeps the answer in view", async () => {
+    await setViewport({ width: 390, height: 844 });
+    try {
+      const action = mountCreateIssue();
+      f.root.style.height = "422px"; // the demo gives the chat half a phone's screen
+      action.preview = () =>
+        Array.from({ length: 30 }, (_, i) => `Line ${i + 1} of the preview`).join("\n");
+      const done = f.chat.send("create issue");
+      const confirm = await until(() => f.$<TetherConfirm>("tether-confirm[data-open]"), "preview");
+      await confirm.updateComplete;
+      await frames();
+      confirm.shadowRoot!.querySelector<HTMLButtonElement>("[part=apply]")!.click();
+      await done;
+      const answer = await until(
+        () => f.$$("[part~=message-assistant] .text").find((t) => t.textContent!.includes("#68")),
+        "the answer",
+      );
+      await frames(6);
+      const settled = f.$<TetherConfirm>("tether-confirm")!;
+      equal(settled.state, "applied");
+      ok(
+        settled.compareDocumentPosition(answer) & Node.DOCUMENT_POSITION_FOLLOWING,
+        "the settled box comes before the answer",
+      );
+      const [box, seen] = [log().getBoundingClientRect(), answer.getBoundingClientRect()];
+      ok(
+        seen.top >= box.top && seen.bottom <= box.bottom,
+        `the answer is in view (${seen.top}..${seen.bottom} in ${box.top}..${box.bottom})`,
+      );
+    } finally {
+      await setViewport({ width: 800, height: 600 });
+    }
+  });
 });
 
 describe("<tether-chat> focus and heading", () => {
@@ -118,19 +168,7 @@ describe("<tether-chat> focus and heading", () => {
 
   for (const decision of ["apply", "cancel"] as const) {
     it(`gives the focus back to the composer after ${decision === "apply" ? "Apply" : "Cancel"}`, async () => {
-      f = mountChat(`<tether-action name="create_issue" description="File an issue." confirm
-        parameters='{"type":"object","properties":{"title":{"type":"string"}}}'></tether-action>`);
-      const action = f.root.querySelector<TetherAction>("tether-action")!;
-      action.handler = () => ({ created: 68 });
-      f.rt.respond = (body: Body, turn) => {
-        if (!body.tool_call_id) {
-          turn.start();
-          turn.hostCall("create_issue", { title: "Dark mode" });
-          turn.end();
-        } else {void turn.reply(
-            body.tool_outcome === "failed" ? "Nothing changed." : "Created #68.",
-          );}
-      };
+      mountCreateIssue();
       await f.chat.updateComplete;
       f.$<HTMLTextAreaElement>("textarea")!.focus();
       const done = f.chat.send("create issue");

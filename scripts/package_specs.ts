@@ -54,6 +54,7 @@ export const PACKAGES: Record<"web" | "runtime", PackageSpec> = {
       ".": "./elements/browser.ts",
       "./protocol": "./protocol/mod.ts",
       "./client": "./client/mod.ts",
+      "./client/webmcp": "./client/webmcp.ts",
       "./elements": "./elements/mod.ts",
       "./elements/define": "./elements/define.ts",
       "./elements/threads": "./elements/define_threads.ts",

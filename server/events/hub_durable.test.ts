@@ -13,7 +13,8 @@ function gatedStore() {
   const state = { logged: 0 };
   const store: Store = {
     ...inner,
-    name: "denokv",
+    name: "gated",
+    capabilities: { shared: false, durable: true },
     get: (k) => inner.get(k),
     getMany: (k) => inner.getMany(k),
     set: (k, v, o) => inner.set(k, v, o),

@@ -51,17 +51,24 @@ test("a new session's first commit reserves its event numbers; nothing else writ
     });
     assert.equal(first.status, 200);
     await h.close();
-    const reserving = writes.filter((w) => w.keys.includes("event_seq_reserved/fc"));
+    // On a shared store the lease's release may hand the block's unused rest back (a write of
+    // the key just before the lease's own); that returns numbers, it reserves none.
+    const handBack = (i: number) => writes[i + 1]?.keys.includes("lease/fc") === true;
+    const reserving = writes.filter((w, i) =>
+      w.keys.includes("event_seq_reserved/fc") && !(w.keys.length === 1 && handBack(i))
+    );
     assert.equal(reserving.length, 1, JSON.stringify(writes));
     assert.ok(reserving[0].keys.includes("session/fc"), "in the commit that writes the session");
     assert.deepEqual(reserving[0].checks, [{ key: ["session", "fc"], version: null }]);
     const reopened = await denoKvStore(file);
     const reserved = await reopened.get<number>(["event_seq_reserved", "fc"]);
     const logged = await reopened.list<{ payload: { seq: number } }>(["event", "fc"]);
-    assert.equal(reserved?.value, SEQ_BLOCK);
-    assert.ok(logged.length > 0 && logged.every((e) => e.value.payload.seq <= SEQ_BLOCK));
+    // The block reserved, or what the release handed back of it: never below a logged number.
+    const top = Math.max(...logged.map((e) => e.value.payload.seq));
+    assert.ok(logged.length > 0 && top <= SEQ_BLOCK);
+    assert.ok(reserved !== null && reserved.value >= top && reserved.value <= SEQ_BLOCK);
     const again = harness({ store: reopened, model: pend(), modelName: "scripted" });
-    assert.equal(await (await again.app.engine()).hub.lastSeq("fc"), SEQ_BLOCK);
+    assert.equal(await (await again.app.engine()).hub.lastSeq("fc"), reserved.value);
     await again.close();
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -248,6 +248,11 @@ describe("state", () => {
 });
 
 describe("WebMCP bridge", () => {
+  // The bridge is a chunk of its own, fetched when the first action is registered.
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+    ok(check(), "offered to the model context");
+  };
   afterEach(() => void delete (document as unknown as { modelContext?: unknown }).modelContext);
 
   it("offers registered actions to document.modelContext and withdraws them on dispose", async () => {
@@ -272,7 +277,7 @@ describe("WebMCP bridge", () => {
       selectIssue,
       ({ number }) => ({ selected: number }),
     );
-    ok(tools.has("select_issue"));
+    await until(() => tools.has("select_issue"));
     deepEqual(await tools.get("select_issue")!.execute({ number: 7 }), {
       content: [{ type: "text", text: '{"selected":7}' }],
       isError: false,
@@ -282,7 +287,7 @@ describe("WebMCP bridge", () => {
     host.close();
   });
 
-  it("on the older navigator.modelContext, withdraws with unregisterTool; the current shape wins where both exist", () => {
+  it("on the older navigator.modelContext, withdraws with unregisterTool; the current shape wins where both exist", async () => {
     const older = new Set<string>();
     const current = new Set<string>();
     Object.defineProperty(navigator, "modelContext", {
@@ -299,14 +304,14 @@ describe("WebMCP bridge", () => {
         autoConnect: false,
       });
       const dispose = host.action("select_issue", selectIssue, () => null);
-      ok(older.has("select_issue"));
+      await until(() => older.has("select_issue"));
       dispose();
       equal(older.size, 0, "withdrawn by name");
       (document as unknown as { modelContext: unknown }).modelContext = {
         registerTool: (tool: { name: string }) => void current.add(tool.name),
       };
       host.action("select_issue", selectIssue, () => null);
-      ok(current.has("select_issue"));
+      await until(() => current.has("select_issue"));
       equal(older.size, 0, "not registered twice");
       host.close();
     } finally {

@@ -393,6 +393,11 @@ describe("the demo as npm start composes it", () => {
       timeout: 15_000,
     });
     assert.equal(await chat.locator("[part=error]").count(), 0, "the error went with the answer");
+    assert.equal(
+      await chat.locator("[part~=message-user]", { hasText: "close it" }).count(),
+      1,
+      "the message sent again replaced the one that failed",
+    );
     seen.push(await chatWords(page));
     await page.close();
   });

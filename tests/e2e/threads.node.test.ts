@@ -8,7 +8,7 @@
  * and back and a reload, and Apply runs the action once. The panel is used by
  * keyboard alone: open it, move, open a conversation, rename, archive and
  * restore. The README's screenshot of the panel (docs/threads.png) is taken
- * here.
+ * here with UPDATE_SCREENSHOTS=1 (test-output/ otherwise).
  */
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -19,10 +19,10 @@ import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium, messages, until } from "../browser/_lab.ts";
 import { buildDemo } from "../../scripts/build-demo.ts";
+import { screenshotPath } from "./_screenshots.ts";
 import { type Started, startNode } from "../../server/runtime/node.ts";
 
 const OUTPUT = fileURLToPath(new URL("../../test-output/", import.meta.url));
-const DOCS = fileURLToPath(new URL("../../docs/", import.meta.url));
 
 describe("conversations in the demo", () => {
   let runtime: Started;
@@ -204,7 +204,7 @@ describe("conversations in the demo", () => {
     await openPanel(page);
     await until(async () => (await panel(page).locator("[part=badge]").count()) === 1, "the badge");
     await page.waitForTimeout(400);
-    await page.screenshot({ path: join(DOCS, "threads.png") });
+    await page.screenshot({ path: screenshotPath("threads.png") });
     await page.close();
   });
 
