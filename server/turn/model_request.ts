@@ -213,11 +213,16 @@ export class ModelRequests {
       let output = false;
       let retry: "length" | "store" | null = null;
       try {
-        const parts = timed(await resultParts(result), {
-          firstByteMs: firstByteTimeoutMs,
-          idleMs: idleTimeoutMs,
-          first: (part) => part.type !== "start",
-        }, () => request.abort(), input.signal);
+        const parts = timed(
+          await resultParts(result),
+          {
+            firstByteMs: firstByteTimeoutMs,
+            idleMs: idleTimeoutMs,
+            first: (part) => part.type !== "start",
+          },
+          () => request.abort(),
+          input.signal,
+        );
         for await (const part of parts) {
           if (part.type === "error") {
             this.#logRefusal(part.error, attempt);
