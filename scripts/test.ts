@@ -8,9 +8,10 @@
  * (they drive Chromium through playwright-core, which needs Node);
  * `*.browser.test.ts` run in Chromium through web-test-runner.
  *
- * The Node suite runs on the Node that runs this script and, in CI (`CI=true`), again on each
- * line of `node_lines.ts` (Node 22 and 24, binaries from the npm registry); elsewhere
- * `TEST_NODE_LINES=22,24` (or `all`) asks for them, and the run says which lines it left out.
+ * The Node suite runs on the Node that runs this script and, with `TEST_NODE_LINES=22,24` (or
+ * `all`), again on each line of `node_lines.ts` (Node 22 and 24, binaries from the npm
+ * registry); the run says which lines it left out. CI asks for none of them: each line adds
+ * about five minutes, and `npm test` must stay under fifteen (docs/architecture.md).
  */
 import { spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
@@ -99,9 +100,9 @@ const nodeOnly = files.filter((f) => f.endsWith(".node.test.ts"));
 const both = files.filter((f) => !browser.includes(f) && !nodeOnly.includes(f));
 const results: SuiteResult[] = [];
 
-/** The Node lines besides this one: every line in CI, those `TEST_NODE_LINES` names elsewhere. */
+/** The Node lines besides this one that `TEST_NODE_LINES` names. */
 function otherLines() {
-  const asked = process.env.CI === "true" ? "all" : process.env.TEST_NODE_LINES ?? "";
+  const asked = process.env.TEST_NODE_LINES ?? "";
   const majors = asked.split(",").map((m) => m.trim()).filter(Boolean);
   return NODE_LINES.filter((l) =>
     `v${l.major}.` !== process.version.slice(0, `v${l.major}.`.length) &&
@@ -131,9 +132,9 @@ if (want("node")) {
   );
   if (left.length) {
     console.log(
-      `\nNOTE: the Node suite ran on this machine's Node ${process.version} only; CI runs it on Node ${
-        left.map((l) => l.major).join(" and ")
-      } too (TEST_NODE_LINES=${left.map((l) => l.major).join(",")} here).`,
+      `\nNOTE: the Node suite ran on this machine's Node ${process.version} only; TEST_NODE_LINES=${
+        left.map((l) => l.major).join(",")
+      } runs it on Node ${left.map((l) => l.major).join(" and ")} too.`,
     );
   }
   for (const line of lines) {

@@ -1,6 +1,6 @@
 /**
- * package.json's `engines` says what is tested: the machine's Node line and the lines CI
- * fetches from npm (`scripts/node_lines.ts`), and no other.
+ * package.json's `engines` says what is tested: the machine's Node line and the lines
+ * `TEST_NODE_LINES` fetches from npm (`scripts/node_lines.ts`), and no other.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
