@@ -7,7 +7,7 @@
  * @module
  */
 import { build } from "esbuild";
-import { copyFile, mkdir, rm } from "node:fs/promises";
+import { copyFile, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
@@ -42,9 +42,10 @@ export interface BuildDemoOptions {
  * ```
  */
 export async function buildDemo(options: BuildDemoOptions = {}): Promise<string> {
-  const outdir = options.outdir ?? DEMO_DIST;
-  // Chunk names carry hashes: clear the old ones instead of letting them pile up.
-  await rm(outdir, { recursive: true, force: true });
+  const target = options.outdir ?? DEMO_DIST;
+  // Built beside the folder, then moved in file by file (each rename is atomic): a runtime
+  // serving the folder meanwhile never sees a file missing or half written.
+  const outdir = `${target}.build-${process.pid}-${Date.now()}`;
   await mkdir(outdir, { recursive: true });
   await build({
     absWorkingDir: root,
@@ -70,7 +71,7 @@ export async function buildDemo(options: BuildDemoOptions = {}): Promise<string>
     format: "esm",
     platform: "node",
     target: "es2022",
-    outfile: join(outdir, "..", "dist-tools", "tools_host.mjs"),
+    outfile: join(target, "..", "dist-tools", "tools_host.mjs"),
     logLevel: "warning",
   });
   await Promise.all(
@@ -78,7 +79,15 @@ export async function buildDemo(options: BuildDemoOptions = {}): Promise<string>
       copyFile(join(root, "demo", f), join(outdir, f))
     ),
   );
-  return outdir;
+  await mkdir(target, { recursive: true });
+  const built = await readdir(outdir);
+  for (const name of built) await rename(join(outdir, name), join(target, name));
+  // Chunk names carry hashes: the old ones go once the new ones are in place.
+  for (const name of await readdir(target)) {
+    if (!built.includes(name)) await rm(join(target, name), { recursive: true, force: true });
+  }
+  await rm(outdir, { recursive: true, force: true });
+  return target;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
