@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { memoryStore } from "../kv/memory.ts";
-import type { Store } from "../kv/store.ts";
+import { wrapStore } from "../testing/wrap_store.ts";
 import { EventHub } from "./hub.ts";
 
 /** A durable-looking store whose event-log commits wait for `open()`; `logged` counts those done. */
@@ -11,19 +11,9 @@ function gatedStore() {
   let open!: () => void;
   let gate = new Promise<void>((r) => (open = r));
   const state = { logged: 0 };
-  const store: Store = {
-    ...inner,
+  const store = wrapStore(inner, {
     name: "gated",
     capabilities: { shared: false, durable: true },
-    get: (k) => inner.get(k),
-    getMany: (k) => inner.getMany(k),
-    set: (k, v, o) => inner.set(k, v, o),
-    delete: (k) => inner.delete(k),
-    list: (p, o) => inner.list(p, o),
-    commit: (c, m) => inner.commit(c, m),
-    publish: (c, m) => inner.publish(c, m),
-    subscribe: (c, l) => inner.subscribe(c, l),
-    close: () => inner.close(),
     async atomic(checks, mutations) {
       const events = mutations.filter((m) => m.key[0] === "event").length;
       if (events) await gate;
@@ -31,7 +21,7 @@ function gatedStore() {
       state.logged += events;
       return ok;
     },
-  };
+  });
   return {
     store,
     state,

@@ -4,12 +4,27 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readSse } from "../../server/transports/_test_kit.ts";
 import { post, startTarget, underAttack } from "./_kit.ts";
 
 const KEY = "sk-hostile-0123456789abcdef";
+
+/** Starts `provider` on loopback; answers its OpenAI-style base URL. */
+async function listening(provider: Server): Promise<string> {
+  await new Promise<void>((r) => provider.listen(0, "127.0.0.1", r));
+  return `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`;
+}
+
+/** Collects what the console prints until `restore()`. */
+function captureConsole() {
+  const printed: string[] = [];
+  const saved = { error: console.error, warn: console.warn, log: console.log };
+  const capture = (...args: unknown[]) => printed.push(args.map(String).join(" "));
+  Object.assign(console, { error: capture, warn: capture, log: capture });
+  return { printed, restore: () => Object.assign(console, saved) };
+}
 
 test("a provider's 401 quoting the API key puts the key in no log line", async () => {
   let asked = 0;
@@ -20,12 +35,8 @@ test("a provider's 401 quoting the API key puts the key in no log line", async (
       error: { message: `Incorrect API key provided: ${KEY}.`, code: "invalid_api_key" },
     }));
   });
-  await new Promise<void>((r) => provider.listen(0, "127.0.0.1", r));
-  const base = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`;
-  const printed: string[] = [];
-  const saved = { error: console.error, warn: console.warn, log: console.log };
-  const capture = (...args: unknown[]) => printed.push(args.map(String).join(" "));
-  Object.assign(console, { error: capture, warn: capture, log: capture });
+  const base = await listening(provider);
+  const { printed, restore } = captureConsole();
   const target = await startTarget({
     MODEL__DEFAULT: "openai:gpt-4o-mini",
     OPENAI_API_KEY: KEY,
@@ -42,7 +53,7 @@ test("a provider's 401 quoting the API key puts the key in no log line", async (
     assert.ok(all.some((line) => line.includes("[redacted]")));
     for (const line of all) assert.ok(!line.includes(KEY), `the key leaked: ${line.slice(0, 300)}`);
   } finally {
-    Object.assign(console, saved);
+    restore();
     await target.close();
     provider.close();
   }
@@ -55,12 +66,8 @@ test("a provider's broken JSON quoting a piece of the key puts no piece of it in
     res.writeHead(200, { "content-type": "text/event-stream" });
     res.end(`data: {"bad":${key.slice(0, 10)}\n\n`);
   });
-  await new Promise<void>((r) => provider.listen(0, "127.0.0.1", r));
-  const base = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`;
-  const printed: string[] = [];
-  const saved = { error: console.error, warn: console.warn, log: console.log };
-  const capture = (...args: unknown[]) => printed.push(args.map(String).join(" "));
-  Object.assign(console, { error: capture, warn: capture, log: capture });
+  const base = await listening(provider);
+  const { printed, restore } = captureConsole();
   const target = await startTarget({
     MODEL__DEFAULT: "openai:gpt-4o-mini",
     OPENAI_API_KEY: key,
@@ -85,7 +92,7 @@ test("a provider's broken JSON quoting a piece of the key puts no piece of it in
       );
     }
   } finally {
-    Object.assign(console, saved);
+    restore();
     await target.close();
     provider.close();
   }
