@@ -56,7 +56,16 @@ interface Exchange {
   resolve(final: FinalResponse | undefined): void;
   reject(error: unknown): void;
   final?: FinalResponse;
+  /** The `id`s of the bodies it sent (its message or answer, then its continuations). */
+  ids: Set<string>;
 }
+
+/** A new exchange; `id` is the body it starts with. */
+const exchangeOf = (
+  resolve: Exchange["resolve"],
+  reject: Exchange["reject"],
+  id?: unknown,
+): Exchange => ({ resolve, reject, ids: new Set(typeof id === "string" ? [id] : []) });
 
 /** The tab's session (kept across reloads), or `id` made the tab's from now on. */
 const tabSession = (runtimeUrl: string, id?: string): string => {
@@ -104,6 +113,13 @@ export class Host {
   #exists = false;
   #connected?: Promise<void>;
   #exchange?: Exchange;
+  /**
+   * The exchange the turn streaming now answers, read from its `started` event's `request_id`:
+   * `null` for a turn another tab started, or one an earlier exchange of this page asked for and
+   * a newer message superseded here (its events must not end the newer exchange); unset outside
+   * a turn's events, or when the transport gave none (a plain JSON answer): the exchange's.
+   */
+  #owner?: Exchange | null;
   #turnCall?: PendingToolCall;
   #cancel = new AbortController();
   /** The page's other tabs on this conversation (a browser's BroadcastChannel): a Stop in one stops them all. */
@@ -196,7 +212,8 @@ export class Host {
       registry: this.#registry,
       timeout: this.#options.actionTimeout ?? 30_000,
       send: (body) => {
-        this.#exchange ??= { resolve() {}, reject() {} };
+        this.#exchange ??= exchangeOf(() => {}, () => {});
+        if (typeof body.id === "string") this.#exchange.ids.add(body.id);
         return transport.send(body);
       },
       emit: live((name, payload) => this.#dispatch(name, payload)),
@@ -217,6 +234,7 @@ export class Host {
     this.#transport.close();
     this.#finish();
     this.#turnCall = undefined;
+    this.#owner = undefined;
     this.#held.clear();
     this.#lastSeq = 0;
     this.#exists = false;
@@ -335,7 +353,7 @@ export class Host {
     }
     let exchange: Exchange | undefined;
     const result = new Promise<FinalResponse | undefined>((resolve, reject) => {
-      if (!steering) this.#exchange = exchange = { resolve, reject };
+      if (!steering) this.#exchange = exchange = exchangeOf(resolve, reject, body.id);
       else resolve(undefined);
     });
     // What the runtime stores with the message: its attachments, then the context's.
@@ -405,7 +423,7 @@ export class Host {
     this.#exchange?.resolve(this.#exchange.final);
     let exchange: Exchange | undefined;
     const result = new Promise<FinalResponse | undefined>((resolve, reject) => {
-      this.#exchange = exchange = { resolve, reject };
+      this.#exchange = exchange = exchangeOf(resolve, reject, body.id);
     });
     this.#update(["answer", { callId, decision }]);
     try {
@@ -493,7 +511,7 @@ export class Host {
     }
     if (
       !this.#gate.closed && name === "assistant:status" && payload.status === "started" &&
-      !this.#exchange && this.#loaded
+      !this.#answers(payload.request_id) && this.#loaded
     ) {
       // Another tab or client started this turn: read its user message before its events fold in.
       this.#gate.close();
@@ -502,17 +520,29 @@ export class Host {
     this.#gate.pass(name, payload);
   }
 
+  /**
+   * Whether the turn that answers the body `request` is the exchange in flight's; a runtime that
+   * does not say (or a body without an id) leaves it the exchange's.
+   */
+  #answers(request: unknown): boolean {
+    return !!this.#exchange && (typeof request !== "string" || this.#exchange.ids.has(request));
+  }
+
   #handle(name: string, payload: Record<string, unknown>): void {
+    if (name === "assistant:status" && payload.status === "started") {
+      this.#owner = this.#answers(payload.request_id) ? this.#exchange : null;
+    }
+    const owner = this.#owner === undefined ? this.#exchange : this.#owner ?? undefined;
     if (name === "assistant:final_response" && isFinal(payload)) {
       const final = payload;
       const call = final.pending_tool_call;
       const waits = call ? waitingFor(call) : undefined;
-      if (this.#exchange) {
-        this.#exchange.final = final;
+      if (owner) {
+        owner.final = final;
         if (waits === "host") this.#turnCall = call!;
         if (waits === "approval") this.#held.add(call!.call_id);
       } else if (
-        waits === "host" && this.#held.has(call!.call_id) &&
+        !this.#exchange && waits === "host" && this.#held.has(call!.call_id) &&
         this.#registry.actions.has(call!.tool_name)
       ) {
         // An approver released a call this page asked for: the runtime resumed the turn by itself.
@@ -526,6 +556,9 @@ export class Host {
       waitingFor(pending) === "host";
     if (elsewhere !== !!shown) this.state.set((state) => ({ ...state, elsewhere }));
     if (name === "assistant:status" && payload.status === "completed") {
+      this.#owner = undefined;
+      // A turn superseded here ends as it ran; the newer exchange goes on.
+      if (owner !== this.#exchange) return;
       const call = this.#turnCall;
       this.#turnCall = undefined;
       // A 409 means the runtime took another answer or moved on: the exchange is over, not failed.

@@ -409,9 +409,14 @@ export class TetherThreads extends LitElement {
 
   protected override updated(): void {
     const input = this.renderRoot.querySelector<HTMLInputElement>("input");
-    if (input && this.shadowRoot?.activeElement !== input) {
-      input.focus();
-      input.select();
+    if (input) {
+      // The title field keeps the focus while it is open: a later update (a rename answered, the
+      // list read again) must not move it to the row behind the field.
+      this.#focusNext = false;
+      if (this.shadowRoot?.activeElement !== input) {
+        input.focus();
+        input.select();
+      }
       return;
     }
     if (!this.#focusNext) return;

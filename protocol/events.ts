@@ -113,6 +113,12 @@ const displayCardSchema: z.ZodMiniType<DisplayCard> = z.object({
 export interface StatusEvent extends Sequenced {
   type: "agent_status";
   status: "started" | "completed";
+  /**
+   * The `id` of the message or continuation whose turn this is, so a client
+   * that sent several tells its turns apart; absent when the body had no
+   * `id` and on a turn the runtime resumed by itself (an approval released).
+   */
+  request_id?: string;
 }
 
 /**
@@ -280,6 +286,7 @@ const RAW = {
   "assistant:status": z.object({
     type: z.literal("agent_status"),
     status: z.enum(["started", "completed"]),
+    request_id: z.optional(z.string()),
     ...seq,
   }),
   /** The next piece of the answer. */

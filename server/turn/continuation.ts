@@ -19,7 +19,7 @@ import { refusal } from "../session/refusal.ts";
 import { type LoadedSession, messageIdKey } from "../session/repo.ts";
 import type { ScreenshotCache } from "../tools/screenshots.ts";
 import { stampOf } from "../events/stamp.ts";
-import { announceAnswer, type Emit, sessionEmitter } from "./events.ts";
+import { announceAnswer, type Emit, sessionEmitter, statusEvent } from "./events.ts";
 import { kindOf } from "./kinds/mod.ts";
 import { type ChatResult, chatResult, effectiveLimits, finalEvent } from "./outcome.ts";
 import { attachmentParts } from "./prompt.ts";
@@ -147,10 +147,11 @@ export async function continueTurn(
     limits: effectiveLimits(deps.options.limits, body.config),
     steering: pending.steering,
     version: written,
+    request: body.id,
   };
   if (answer.kind === "run" || decided) {
     if (decided) {
-      await emit("assistant:status", { type: "agent_status", status: "started" });
+      await emit("assistant:status", statusEvent("started", body.id));
       if (!silent) await announceAnswer(emit, call);
     }
     return await runAndRecord(deps, {
@@ -164,10 +165,10 @@ export async function continueTurn(
       },
     });
   }
-  await emit("assistant:status", { type: "agent_status", status: "started" });
+  await emit("assistant:status", statusEvent("started", body.id));
   // Every attached client learns how the call was answered, not only the one that sent it.
   if (!silent && answer.kind === "recorded") await announceAnswer(emit, call);
-  if (nextPending || silent) return await answerWithoutModel(emit, nextRecord, assistant);
+  if (nextPending || silent) return await answerWithoutModel(emit, nextRecord, assistant, body.id);
   assistant.steps.push(stepAnswers(assistant, call));
   resumeModel();
   return await runAndRecord(deps, { ...run, started: true });
@@ -220,12 +221,13 @@ async function answerWithoutModel(
   emit: Emit,
   record: SessionRecord,
   assistant: AssistantMessage,
+  request: string | undefined,
 ): Promise<ChatResult> {
   const pending = record.pending_action;
   const outcome = pending ? { kind: "pending" as const, pending } : { kind: "final" as const };
   const result = chatResult(record, assistant, outcome, null);
   if (!pending) result.decision = "completed";
   await emit("assistant:final_response", finalEvent(result, false));
-  await emit("assistant:status", { type: "agent_status", status: "completed" });
+  await emit("assistant:status", statusEvent("completed", request));
   return result;
 }

@@ -40,6 +40,24 @@ export function sessionEmitter(hub: EventHub, sessionId: string, stamp: EventSta
 }
 
 /**
+ * `assistant:status` for the turn that answers the body `request` (its `id`; none for a turn
+ * the runtime resumed by itself).
+ *
+ * @example
+ * ```ts
+ * await emit("assistant:status", statusEvent("started", "m-1"));
+ * ```
+ */
+export function statusEvent(
+  status: "started" | "completed",
+  request: string | undefined,
+): Payload<"assistant:status"> {
+  return request === undefined
+    ? { type: "agent_status", status }
+    : { type: "agent_status", status, request_id: request };
+}
+
+/**
  * `assistant:tool_call` for a call, with the kind's own fields (a remote verb, an approval).
  *
  * @example

@@ -155,5 +155,6 @@ export async function startTurn(
     scope,
     fresh: true,
     version: written,
+    request: body.id,
   });
 }

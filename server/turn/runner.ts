@@ -31,7 +31,7 @@ import { type ChatResult, chatResult, finalEvent } from "./outcome.ts";
 import { runTurn } from "./run.ts";
 import type { RunContext, RunOutcome, Usage } from "./run_context.ts";
 import { stampOf } from "../events/stamp.ts";
-import { sessionEmitter } from "./events.ts";
+import { sessionEmitter, statusEvent } from "./events.ts";
 import { RunRecorder } from "../inspect/recorder.ts";
 
 /** The model a turn plans with. */
@@ -70,6 +70,8 @@ export interface RunInput {
   steering?: string[];
   /** The turn's `started` event was already published (a continuation). */
   started?: boolean;
+  /** The `id` of the body this turn answers (`request_id` on its status events). */
+  request?: string;
   /** Work before the first model step (see `RunContext.resume`). */
   resume?: RunContext["resume"];
   /** The kinds' tools, asked for already (a new turn asks early); else the run asks. */
@@ -142,7 +144,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
   const recorder = options.debug.inspect ? new RunRecorder(record.turn_number, model.name) : null;
   const inspected = (ctx: RunContext) => recorder?.watch(ctx) ?? ctx;
   try {
-    if (!input.started) await emit("assistant:status", { type: "agent_status", status: "started" });
+    if (!input.started) await emit("assistant:status", statusEvent("started", input.request));
     let outcome: RunOutcome = { kind: "final" };
     let failure: TurnError | null = null;
     try {
@@ -235,7 +237,7 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
         error_type: failure.type,
       });
     }
-    await emit("assistant:status", { type: "agent_status", status: "completed" });
+    await emit("assistant:status", statusEvent("completed", input.request));
     return result;
   } finally {
     trace?.set({

@@ -295,6 +295,72 @@ describe("cancel", () => {
   });
 });
 
+describe("a new message while the last call's continuation is in flight", () => {
+  it("the earlier turn's end does not end the new exchange: its call runs, nothing waits elsewhere", async () => {
+    const { proxied } = await runtimeUrls();
+    // Holds every event from the first continuation on, so the page meets the runtime's turns
+    // in the order the runtime ran them, after it had sent the second message.
+    let holding = false;
+    let heldOnce = false;
+    const held: [string, any][] = [];
+    let deliver: ((name: string, payload: any) => void) | undefined;
+    const delayed: TransportFactory = (link) => {
+      deliver = (name, payload) => link.event(name, payload);
+      const inner = sseTransport()({
+        ...link,
+        lastSeq: () => link.lastSeq(),
+        state: (state) => link.state(state),
+        event: (name, payload) => holding ? held.push([name, payload]) : link.event(name, payload),
+      });
+      return {
+        connect: () => inner.connect(),
+        send: (body) => {
+          if (body.tool_call_id && !heldOnce) holding = heldOnce = true;
+          return inner.send(body);
+        },
+        cancel: () => inner.cancel(),
+        close: () => inner.close(),
+        follow: inner.follow?.bind(inner),
+      };
+    };
+    const host = open({ runtimeUrl: proxied, transport: delayed });
+    const selected: number[] = [];
+    host.action(
+      "select_issue",
+      selectIssue,
+      ({ number }: { number: number }) => (selected.push(number), { selected: number }),
+    );
+    const first = host.send("select issue 7");
+    await waitFor(() => holding, 10_000, "the first call's continuation to be sent");
+    // The runtime finished the continuation's turn; the page has not heard it yet.
+    await waitFor(
+      () => held.some(([n, p]) => n === "assistant:status" && p.status === "completed"),
+      10_000,
+      "the continuation's turn to end",
+    );
+    const second = host.send("select issue 9");
+    await waitFor(
+      () =>
+        held.filter(([n, p]) => n === "assistant:status" && p.status === "completed").length >= 2,
+      10_000,
+      "the second message's turn to end",
+    );
+    holding = false;
+    for (const [name, payload] of held.splice(0)) deliver!(name, payload);
+    await first;
+    const final = await second;
+    deepEqual(selected, [7, 9], "both calls ran, once each");
+    ok(final && !final.pending_tool_call, "the second exchange ended with the model's answer");
+    equal(host.state.get().elsewhere ?? false, false, "nothing is shown as running elsewhere");
+    equal(host.state.get().pending, null);
+    await waitFor(
+      async () => !(await sessionInfo(proxied, host.sessionId))?.has_pending_tool_call,
+      10_000,
+      "nothing pending",
+    );
+  });
+});
+
 describe("exactly once", () => {
   it("a result that was recorded but not acknowledged is re-sent by the next host, never re-run", async () => {
     const { proxied } = await runtimeUrls();

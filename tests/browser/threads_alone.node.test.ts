@@ -76,4 +76,38 @@ describe("<tether-threads> on its own", () => {
     );
     await page.close();
   });
+
+  test("the title field keeps the focus through updates while it is open (F2)", async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(lab.url);
+    const chat = page.locator("tether-chat");
+    await chat.locator("[part=connection]", { hasText: "Connected" }).waitFor();
+    await chat.locator("textarea").fill("rename me later");
+    await chat.locator("textarea").press("Enter");
+    const threads = page.locator("tether-threads");
+    const row = threads.locator("[part~=thread]", { hasText: "Rename me later" });
+    await row.waitFor();
+    await row.locator("[part=open]").focus();
+    await page.keyboard.press("F2");
+    const focusedPart = () =>
+      page.evaluate(() =>
+        document.querySelector("tether-threads")!.shadowRoot!.activeElement?.getAttribute("part")
+      );
+    await until(async () => (await focusedPart()) === "input", "the title field");
+    // Anything that renders the panel again meanwhile (here: the element asked to update twice,
+    // as a late rename answer or a list read again does) leaves the person typing in the field.
+    for (let i = 0; i < 2; i++) {
+      await page.evaluate(() =>
+        (document.querySelector("tether-threads") as unknown as { requestUpdate(): void })
+          .requestUpdate()
+      );
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    }
+    assert.equal(await focusedPart(), "input", "the field still has the focus");
+    await page.keyboard.type("Renamed here");
+    await page.keyboard.press("Enter");
+    await threads.locator("[part~=thread]", { hasText: "Renamed here" }).waitFor();
+    await page.close();
+  });
 });

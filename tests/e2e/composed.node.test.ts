@@ -486,14 +486,23 @@ describe("the demo as npm start composes it", () => {
     await desk.reload();
     await waitConnected(desk);
     const chat = desk.locator("tether-chat");
-    for (const text of ["select issue 42", "show me the issues assigned to alice"]) {
+    for (
+      const [text, answer] of [
+        ["select issue 42", "Done: select issue"],
+        ["show me the issues assigned to alice", "Done: filter issues"],
+      ]
+    ) {
       const before = await chat.locator("[part~=message-assistant]").count();
       await chat.locator("textarea").fill(text);
       await chat.locator("textarea").press("Enter");
-      await chat.locator("[part~=message-assistant]").nth(before).waitFor();
-      await desk.waitForFunction(() =>
-        !(document.querySelector("tether-chat") as any).host.state.get().running
-      );
+      // The answer, as a person waits for it: between a host call's end and its continuation's
+      // turn the chat is busy, and Enter there sends nothing.
+      await chat.locator("[part~=message-assistant]").nth(before).filter({ hasText: answer })
+        .waitFor();
+      await desk.waitForFunction(() => {
+        const state = (document.querySelector("tether-chat") as any).host.state.get();
+        return !state.running && !state.pending;
+      });
     }
     await chat.locator("textarea").fill(`create issue "Dark mode flickers on resume" label ui`);
     await chat.locator("textarea").press("Enter");
