@@ -59,8 +59,10 @@ export const nativeMatcher: PatternMatcher = (source) => {
 
 /** Thrown through the recursion when the budget (steps, or time) is spent; caught once at the top. */
 export class OutOfSteps extends Error {
-  constructor(readonly spent: "steps" | "time") {
+  readonly spent: "steps" | "time";
+  constructor(spent: "steps" | "time") {
     super(spent);
+    this.spent = spent;
   }
 }
 

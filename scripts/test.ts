@@ -10,10 +10,12 @@
  *
  * The Node suite runs on the Node that runs this script and, with `TEST_NODE_LINES=22,24` (or
  * `all`), again on each line of `node_lines.ts` (Node 22 and 24, binaries from the npm
- * registry); the run says which lines it left out. CI asks for none of them: each line adds
- * about five minutes, and `npm test` must stay under fifteen (docs/architecture.md).
+ * registry), those two at once; the run says which lines it left out. CI asks for both
+ * (`.ci/run`). A Node that strips types itself (22.18 and later) runs the test files as they
+ * are; Node 20 loads them through tsx. `TEST_CONCURRENCY` sets how many files each suite runs at
+ * once (4; 3 each for the two lines run together). See docs/architecture.md.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import process from "node:process";
@@ -53,14 +55,23 @@ interface SuiteResult {
   code: number;
 }
 
+/**
+ * Runs one suite and counts its results. Its output goes to this process's as it comes, or,
+ * with `held`, all at once when it ends (for a suite that runs beside another).
+ */
 function run(
   name: string,
   cmd: string,
   args: string[],
   parse: (out: string) => Omit<SuiteResult, "name" | "code">,
   env: NodeJS.ProcessEnv = process.env,
+  held = false,
 ): Promise<SuiteResult> {
-  console.log(`\n=== ${name}: ${cmd} ${args.join(" ").slice(0, 200)}`);
+  const header = `\n=== ${name}: ${cmd} ${args.join(" ").slice(0, 200)}`;
+  if (!held) console.log(header);
+  else {console.log(
+      `\n=== ${name}: started beside the suite above; its output follows when it ends`,
+    );}
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
@@ -71,11 +82,12 @@ function run(
     let out = "";
     const tee = (chunk: Buffer, stream: NodeJS.WriteStream) => {
       out += chunk.toString();
-      stream.write(chunk);
+      if (!held) stream.write(chunk);
     };
     child.stdout.on("data", (c) => tee(c, process.stdout));
     child.stderr.on("data", (c) => tee(c, process.stderr));
     child.on("close", (code) => {
+      if (held) console.log(`${header}\n${out}`);
       // deno-lint-ignore no-control-regex -- strips the runners' colour codes
       const counts = parse(out.replace(/\x1b\[[0-9;]*m/g, ""));
       console.log(`=== ${name}: ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -110,22 +122,52 @@ function otherLines() {
   );
 }
 
+/** Whether Node `version` runs TypeScript files by itself (type stripping is on by default). */
+function stripsTypes(version: string): boolean {
+  const [major, minor] = version.replace(/^v/, "").split(".").map(Number);
+  return major > 22 || (major === 22 && minor >= 18);
+}
+
 if (want("node")) {
-  const nodeSuite = (name: string, node: string, env?: NodeJS.ProcessEnv) =>
-    run(name, node, [
-      "--import",
-      "tsx",
-      "--test",
-      "--test-concurrency=2",
-      "--test-reporter=spec",
-      ...both,
-      ...nodeOnly,
-    ], (out) => ({
-      passed: num(out, /^\s*ℹ pass (\d+)/m),
-      failed: num(out, /^\s*ℹ fail (\d+)/m) + num(out, /^\s*ℹ cancelled (\d+)/m),
-      skipped: num(out, /^\s*ℹ skipped (\d+)/m),
-    }), env);
-  results.push(await nodeSuite(`node ${process.version}`, process.execPath));
+  // `npm start`'s build, once, before any suite: the end-to-end files run it too, and several of
+  // them (across suites, too) building dist/ at once would replace files another one is loading.
+  const prestart = spawnSync(process.execPath, [join(root, "scripts/prestart.mjs")], {
+    cwd: root,
+    stdio: "inherit",
+  });
+  if (prestart.status !== 0) {
+    console.error("\n=== node: the build npm start runs first failed; the Node suites would fail");
+  }
+  const nodeSuite = (
+    name: string,
+    node: string,
+    version: string,
+    concurrency: number,
+    env?: NodeJS.ProcessEnv,
+    held?: boolean,
+  ) =>
+    run(
+      name,
+      node,
+      [
+        ...(stripsTypes(version) ? [] : ["--import", "tsx"]),
+        "--test",
+        `--test-concurrency=${process.env.TEST_CONCURRENCY ?? concurrency}`,
+        "--test-reporter=spec",
+        ...both,
+        ...nodeOnly,
+      ],
+      (out) => ({
+        passed: num(out, /^\s*ℹ pass (\d+)/m),
+        failed: num(out, /^\s*ℹ fail (\d+)/m) + num(out, /^\s*ℹ cancelled (\d+)/m),
+        skipped: num(out, /^\s*ℹ skipped (\d+)/m),
+      }),
+      env,
+      held,
+    );
+  results.push(
+    await nodeSuite(`node ${process.version}`, process.execPath, process.version, 4),
+  );
   const lines = otherLines();
   const left = NODE_LINES.filter((l) =>
     !lines.includes(l) && !process.version.startsWith(`v${l.major}.`)
@@ -137,6 +179,9 @@ if (want("node")) {
       } runs it on Node ${left.map((l) => l.major).join(" and ")} too.`,
     );
   }
+  // The other lines run together: one suite alone leaves about a fifth of two cores idle
+  // (children starting, browsers and servers waiting), and each line is a separate process tree.
+  const suites: Promise<SuiteResult>[] = [];
   for (const line of lines) {
     let node: string;
     try {
@@ -148,8 +193,12 @@ if (want("node")) {
     }
     // Children that run `node` or `npm` by name (the README tests) get this line's Node too.
     const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH ?? ""}` };
-    results.push(await nodeSuite(`node v${line.version}`, node, env));
+    const together = lines.length > 1 ? 3 : 4;
+    suites.push(
+      nodeSuite(`node v${line.version}`, node, line.version, together, env, suites.length > 0),
+    );
   }
+  results.push(...await Promise.all(suites));
 }
 if (want("deno")) {
   results.push(

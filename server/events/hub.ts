@@ -157,8 +157,15 @@ export class EventHub {
       if (!wire || wire.origin === this.#origin) return;
       if (wire.forgotten) return this.#close(wire.session);
       if (!wire.event) return;
+      // Another process's event only ever raises the numbering: one that arrives late (a store
+      // whose messages travel by polling, such as Deno KV's) after this process took the session
+      // over and numbered past it must not set the next number back to a used one.
       const seq = wire.event.payload.seq;
-      this.#keepSeq(wire.session, Promise.resolve(seq));
+      const known = this.#seq.get(wire.session);
+      this.#keepSeq(
+        wire.session,
+        known ? known.then((n) => Math.max(n, seq), () => seq) : Promise.resolve(seq),
+      );
       this.#deliver(wire.session, wire.event);
     });
   }

@@ -58,3 +58,38 @@ test("the memory store delivers at once (it keeps nothing across a crash)", asyn
   assert.deepEqual(seen, [1]);
   await hub.stop();
 });
+
+test("another process's event that arrives late never sets the numbering back to a used number", async () => {
+  // A shared, durable store whose messages this test delivers by hand, as late as it likes.
+  const inner = memoryStore();
+  let deliver!: (message: unknown) => void;
+  const store = wrapStore(inner, {
+    name: "late",
+    capabilities: { shared: true, durable: true },
+    subscribe(_channel, listener) {
+      deliver = listener;
+      return Promise.resolve(async () => {});
+    },
+    publish: () => Promise.resolve(),
+  });
+  const hub = new EventHub(store, 1000, true);
+  await hub.start();
+  const status = { type: "agent_status", status: "started" } as const;
+  // This process takes the session over after another one numbered up to 17, and goes on.
+  await inner.set(["event_seq_reserved", "s"], 17);
+  hub.resync("s");
+  const mine: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    mine.push((await hub.publish("s", "assistant:status", status)).payload.seq);
+  }
+  assert.deepEqual(mine, [18, 19, 20]);
+  // The other process's event 17 reaches this one only now.
+  deliver({
+    origin: "elsewhere",
+    session: "s",
+    event: { event: "assistant:status", payload: { ...status, seq: 17 } },
+  });
+  const next = await hub.publish("s", "assistant:status", status);
+  assert.equal(next.payload.seq, 21, "numbering goes on after this process's own events");
+  await hub.stop();
+});

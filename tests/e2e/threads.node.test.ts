@@ -309,7 +309,8 @@ describe("conversations in the demo", () => {
     await until(async () => (await focused()).text.includes("Issue seven"), "the focus back");
     const listed = async () =>
       (await (await fetch(`${runtime.url}/api/sessions`)).json()).sessions.map((s: any) => s.title);
-    assert.ok((await listed()).includes("Issue seven"), "renamed in the runtime");
+    // The row shows the new title at once; the runtime has it once the rename is answered.
+    await until(async () => (await listed()).includes("Issue seven"), "renamed in the runtime");
     // Escape leaves a rename without a change.
     await page.keyboard.press("F2");
     await until(async () => (await focused()).part === "input", "the title field again");
