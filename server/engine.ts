@@ -39,6 +39,9 @@ import { ModelTitles } from "./session/title.ts";
 
 export type { ChatResult, EngineModel, Verdict };
 
+/** How long `Engine.stop()` waits for work holding a session's lease (ms). */
+export const STOP_DRAIN_MS = 5_000;
+
 /**
  * Runs turns for every session of one store.
  *
@@ -65,6 +68,8 @@ export class Engine {
   #backfill: Promise<void> | null = null;
   #locks = new KeyedLock();
   #live = new Map<string, LiveTurn>();
+  /** Work holding a session's lease now (shared stores): `stop()` waits for it. */
+  #held = new Set<Promise<unknown>>();
   #models = new Map<string, EngineModel>();
   #leases: SessionLeases | null;
   #stopControl: (() => Promise<void>) | null = null;
@@ -116,8 +121,21 @@ export class Engine {
     }
   }
 
-  /** Stops listening to other processes and waits for pending log writes. */
+  /**
+   * Stops listening to other processes and waits for pending log writes. Work holding a
+   * session's lease is waited for first (up to {@linkcode STOP_DRAIN_MS}), so its lease is
+   * released rather than left to expire: a runtime started next on the same store would
+   * otherwise wait out the lease before it could join the session.
+   */
   async stop(): Promise<void> {
+    if (this.#held.size) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.allSettled([...this.#held]),
+        new Promise((resolve) => (timer = setTimeout(resolve, STOP_DRAIN_MS))),
+      ]);
+      clearTimeout(timer);
+    }
     this.#background.abort();
     await Promise.all([this.#titles.stop(), this.#backfill]);
     await this.policy?.close();
@@ -241,8 +259,8 @@ export class Engine {
   withSession<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
     const leases = this.#leases;
     if (!leases) return this.#locks.run(sessionId, fn);
-    return this.#locks.run(sessionId, () =>
-      leases.hold(sessionId, async () => {
+    return this.#locks.run(sessionId, () => {
+      const held = leases.hold(sessionId, async () => {
         this.hub.resync(sessionId);
         try {
           // Best effort: a listener that misses events here still has the log to resume from.
@@ -252,7 +270,12 @@ export class Engine {
           await this.hub.flush(sessionId);
           await this.hub.release(sessionId);
         }
-      }, () => this.#live.get(sessionId)?.controller.abort()));
+      }, () => this.#live.get(sessionId)?.controller.abort());
+      this.#held.add(held);
+      const settled = () => this.#held.delete(held);
+      held.then(settled, settled);
+      return held;
+    });
   }
 
   /**
