@@ -27,6 +27,10 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { TetherError } from "../http/errors.ts";
+import { readText } from "../http/body.ts";
+
+/** A decision is a word and a reason: its body is read up to this many bytes. */
+const DECISION_MAX_BYTES = 65_536;
 import type { Principal } from "../http/principal.ts";
 import { ApprovalConflict, type ApprovalRecord } from "./approvals.ts";
 import type { LocalPolicyEngine } from "./local_engine.ts";
@@ -295,8 +299,15 @@ export function approvalRoutes(dialect: InboxDialect = "tether"): Hono<Env> {
     const engine = engineOf(c, refuse);
     let raw: unknown;
     try {
-      raw = await c.req.json();
+      raw = JSON.parse(await readText(c.req.raw, DECISION_MAX_BYTES));
     } catch (error) {
+      // Too large, too slow or too many at once: refused as the body reader says.
+      if (error instanceof TetherError) {
+        if (dialect === "zentinelle") {
+          throw new ZentinelleRefusal(error.status, { detail: error.message });
+        }
+        throw error;
+      }
       if (dialect === "zentinelle") {
         throw new ZentinelleRefusal(400, {
           detail: `JSON parse error - ${(error as Error).message}`,

@@ -309,3 +309,40 @@ test("with Zentinelle as the backend, Tether's own policy service and inbox are 
   assert.match(inbox.body.error.message, /Zentinelle/);
   await h.close();
 });
+
+test("a body past the cap is refused while it is still arriving, never read whole first", {
+  timeout: 10_000,
+}, async () => {
+  const TOKEN = "admin-token-0123456789";
+  const h = harness({
+    gate: { document: CASE_POLICIES, agentKeys: { [A]: "agent-a" } },
+    access: { adminToken: TOKEN } as never,
+  });
+  // 64 KiB chunks without end: a route that reads the whole body first never answers.
+  let pulled = 0;
+  const endless = () =>
+    new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 65_536;
+        controller.enqueue(new Uint8Array(65_536).fill(0x20));
+      },
+    });
+  const routes: [string, Record<string, string>][] = [
+    ["/api/zentinelle/v1/evaluate", { "x-zentinelle-key": A }],
+    ["/api/zentinelle/v1/approvals/requests/x/decision", { authorization: `Bearer ${TOKEN}` }],
+    ["/api/approvals/x/decision", { authorization: `Bearer ${TOKEN}` }],
+  ];
+  for (const [path, auth] of routes) {
+    pulled = 0;
+    const res = await h.app.request(path, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...auth },
+      body: endless(),
+      duplex: "half",
+    } as RequestInit);
+    assert.equal(res.status, 413, path);
+    assert.match(JSON.stringify(await res.json()), /larger than/, path);
+    assert.ok(pulled < 4_000_000, `${path} read about as far as its cap (${pulled} bytes)`);
+  }
+  await h.close();
+});

@@ -19,8 +19,10 @@ import { fullAnswer, type Subject, supplyContext, unavailableAnswer } from "./co
 import { normalizeContext } from "./evaluation_context.ts";
 import type { PolicyRuntime } from "./setup.ts";
 import { sameText } from "./token.ts";
+import { readText } from "../http/body.ts";
+import type { TetherError } from "../http/errors.ts";
 
-const MAX_BODY_CHARS = 1_048_576;
+const MAX_BODY_BYTES = 1_048_576;
 
 /** An answer: the status and the JSON body. */
 export interface ServiceAnswer {
@@ -156,11 +158,19 @@ export function policyServiceRoutes(policy: () => Promise<PolicyRuntime | null>)
         body: { detail: `Unsupported media type "${type}" in request.` },
       });
     }
-    const text = await c.req.text();
-    if (text.length > MAX_BODY_CHARS) {
+    let text: string;
+    try {
+      // Read under a byte cap and the runtime's share of body reads, never whole first.
+      text = await readText(c.req.raw, MAX_BODY_BYTES);
+    } catch (error) {
+      const status = (error as TetherError).status ?? 400;
       return send(c, {
-        status: 413,
-        body: { detail: `The request is larger than ${MAX_BODY_CHARS} characters.` },
+        status,
+        body: {
+          detail: status === 413
+            ? `The request is larger than ${MAX_BODY_BYTES} bytes.`
+            : (error as Error).message,
+        },
       });
     }
     let raw: unknown;
