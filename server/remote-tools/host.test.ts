@@ -145,3 +145,50 @@ test("the runtime and a kit host on loopback: a get in the turn, a create applie
   await h.close();
   await server.close();
 });
+
+test("the kit checks patterns on RE2, and reads a body no further than its cap", {
+  timeout: 10_000,
+}, async () => {
+  const host = remoteToolsHost({
+    secret: SECRET,
+    maxBodyBytes: 65_536,
+    tools: [{
+      name: "tag",
+      description: "Tag a note.",
+      verb: "update",
+      // A backreference: a backtracking engine runs it (and patterns like it, for as long as a
+      // model's argument makes it); RE2 refuses it, so the kit says the schema needs fixing.
+      inputSchema: {
+        type: "object",
+        properties: { tag: { type: "string", pattern: "^(a)\\1$" } },
+        required: ["tag"],
+      },
+      execute: () => ({ tagged: true }),
+    }],
+  });
+  const auth = { authorization: `Bearer ${SECRET}`, "content-type": "application/json" };
+  const res = await host.request("/tools/execute", {
+    method: "POST",
+    headers: auth,
+    body: JSON.stringify({ tool: "tag", arguments: { tag: "aa" } }),
+  });
+  assert.equal(res.status, 400);
+  assert.match((await res.json()).error, /not a valid regular expression/);
+  // 64 KiB chunks without end and without a declared length.
+  let pulled = 0;
+  const endless = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      pulled += 65_536;
+      controller.enqueue(new Uint8Array(65_536).fill(0x20));
+    },
+  });
+  const big = await host.request("/tools/execute", {
+    method: "POST",
+    headers: auth,
+    body: endless,
+    duplex: "half",
+  } as RequestInit);
+  assert.equal(big.status, 413);
+  assert.match((await big.json()).error, /over 65536 bytes/);
+  assert.ok(pulled <= 4 * 65_536, `read about as far as the cap (${pulled} bytes)`);
+});

@@ -11,6 +11,9 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import { type JsonSchema, validateJsonSchema, type Verb } from "../../protocol/mod.ts";
 import type { ExecutionScope } from "./client.ts";
+import { readText } from "../http/body.ts";
+import type { TetherError } from "../http/errors.ts";
+import { re2Matcher } from "../tools/re2_matcher.ts";
 
 /** A failure a tool reports with its status (400, 403, 404, ...): the message goes to the runtime's log. */
 export class HostError extends Error {
@@ -135,10 +138,17 @@ export function remoteToolsHost(options: HostOptions): Hono {
   app.get("/context", async (c) => c.json(await (options.context?.(scopeFromQuery(c)) ?? {})));
 
   const call = async (c: Context) => {
-    const length = Number(c.req.header("content-length") ?? 0);
-    if (length > maxBody) throw new HostError(413, `the body is over ${maxBody} bytes`);
-    const text = await c.req.text();
-    if (text.length > maxBody) throw new HostError(413, `the body is over ${maxBody} bytes`);
+    let text: string;
+    try {
+      // Read up to the cap and no further, whatever the body declares (or does not).
+      text = await readText(c.req.raw, maxBody);
+    } catch (error) {
+      const status = (error as TetherError).status ?? 400;
+      throw new HostError(
+        status,
+        status === 413 ? `the body is over ${maxBody} bytes` : (error as Error).message,
+      );
+    }
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(text);
@@ -151,7 +161,11 @@ export function remoteToolsHost(options: HostOptions): Hono {
     const tool = byName.get(String(body.tool));
     if (!tool) throw new HostError(404, `unknown tool ${String(body.tool).slice(0, 64)}`);
     const args = body.arguments ?? {};
-    const issues = validateJsonSchema(tool.inputSchema as JsonSchema, args);
+    // Patterns run on RE2 (linear in the text), as the runtime's own checks do: the arguments
+    // come from a model, and a backtracking engine could be kept busy for minutes by one.
+    const issues = validateJsonSchema(tool.inputSchema as JsonSchema, args, {
+      matcher: re2Matcher,
+    });
     if (issues.length) {
       throw new HostError(
         400,
