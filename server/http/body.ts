@@ -133,6 +133,10 @@ async function readBytes(request: Request, maxBytes: number, timeoutMs: number) 
 
 const utf8 = new TextDecoder();
 
+/** `limits` as `BodyLimits` (a number is the byte cap alone). */
+const bodyLimits = (limits: number | BodyLimits): BodyLimits =>
+  typeof limits === "number" ? { maxBodyBytes: limits } : limits;
+
 /**
  * Reads the body as text under `limits` (the size cap, the time limit and the share of body
  * reads `readJson` keeps), for a route that parses it itself; throws a TetherError (413, 408,
@@ -148,7 +152,7 @@ export async function readText(
   limits: number | BodyLimits,
   client = "",
 ): Promise<string> {
-  const all: BodyLimits = typeof limits === "number" ? { maxBodyBytes: limits } : limits;
+  const all = bodyLimits(limits);
   const release = admit(countFor(all), all, client);
   try {
     return utf8.decode(
@@ -173,7 +177,7 @@ export async function readJson(
   limits: number | BodyLimits,
   client = "",
 ): Promise<unknown> {
-  const all: BodyLimits = typeof limits === "number" ? { maxBodyBytes: limits } : limits;
+  const all = bodyLimits(limits);
   const text = await readText(request, all, client);
   assertDepthText(text, all.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
   try {

@@ -28,13 +28,13 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import { TetherError } from "../http/errors.ts";
 import { readText } from "../http/body.ts";
-
-/** A decision is a word and a reason: its body is read up to this many bytes. */
-const DECISION_MAX_BYTES = 65_536;
 import type { Principal } from "../http/principal.ts";
 import { ApprovalConflict, type ApprovalRecord } from "./approvals.ts";
 import type { LocalPolicyEngine } from "./local_engine.ts";
 import type { PolicyRuntime } from "./setup.ts";
+
+/** A decision is a word and a reason: its body is read up to this many bytes. */
+const DECISION_MAX_BYTES = 65_536;
 
 /** What the routes read of the engine: the policy, its default workspace and access mode, and the sessions (to withdraw a stale hold). */
 interface EngineView {
