@@ -260,17 +260,23 @@ export class Engine {
     const leases = this.#leases;
     if (!leases) return this.#locks.run(sessionId, fn);
     return this.#locks.run(sessionId, () => {
-      const held = leases.hold(sessionId, async () => {
-        this.hub.resync(sessionId);
-        try {
-          // Best effort: a listener that misses events here still has the log to resume from.
-          await this.hub.catchUp(sessionId).catch(() => {});
-          return await fn();
-        } finally {
-          await this.hub.flush(sessionId);
-          await this.hub.release(sessionId);
-        }
-      }, () => this.#live.get(sessionId)?.controller.abort());
+      const held = leases.hold(
+        sessionId,
+        async () => {
+          this.hub.resync(sessionId);
+          try {
+            // Best effort: a listener that misses events here still has the log to resume from.
+            await this.hub.catchUp(sessionId).catch(() => {});
+            return await fn();
+          } finally {
+            await this.hub.flush(sessionId);
+          }
+        },
+        () => this.#live.get(sessionId)?.controller.abort(),
+        () =>
+          // The numbers left of the block go back in the commit that releases the lease.
+          Promise.resolve(this.hub.release(sessionId)),
+      );
       this.#held.add(held);
       const settled = () => this.#held.delete(held);
       held.then(settled, settled);
@@ -400,31 +406,48 @@ export class Engine {
     if (body.tool_call_id === undefined) {
       // The turn's first event needs its numbering: loaded meanwhile, not after the first commit.
       this.hub.prepare(sid, !loaded);
-      // Titled beside the turn, never before it: a first message also gets its plain title now.
-      if (!loaded?.record.listing?.title && model.name !== "offline") {
-        // With the provider's own request options: OpenAI's `store: false` holds for titles too.
-        const requestOptions = profileOf(model, this.options).requestOptions;
-        this.#titles.start(sid, body.content, model.model, requestOptions);
-      }
-      return await startTurn(
+      const result = await startTurn(
         this.#deps,
         principal,
         body,
         loaded && (await repairSession(this.repo, loaded)),
         model,
       );
+      this.#titleAfter(result, body.content, model);
+      return result;
     }
     if (!loaded) {
       throw sessionError(
         `Session ${sid} does not exist, so it has no call ${body.tool_call_id} to continue.`,
       );
     }
-    return await continueTurn(
+    const result = await continueTurn(
       this.#deps,
       principal,
       body,
       await repairSession(this.repo, loaded),
       model,
     );
+    const first = loaded.messages.find((m) => m.message.role === "user")?.message;
+    this.#titleAfter(result, first?.role === "user" ? first.content : undefined, model);
+    return result;
+  }
+
+  /**
+   * Asks the model for a better title once a conversation's first exchange is answered (its
+   * first turn ended with an answer, not a pending call or an error): never beside the turn,
+   * so the title call neither delays the first answer nor shares the provider's rate limit
+   * with it, and a first message whose action is never completed costs no call. The plain
+   * title of the first words stands meanwhile, and a person's rename always wins.
+   */
+  #titleAfter(result: ChatResult, firstMessage: string | undefined, model: EngineModel): void {
+    if (
+      model.name === "offline" || firstMessage === undefined || result.turn_number !== 1 ||
+      result.pending_tool_call !== null || result.error_type !== undefined ||
+      result.decision !== null
+    ) return;
+    // With the provider's own request options: OpenAI's `store: false` holds for titles too.
+    const requestOptions = profileOf(model, this.options).requestOptions;
+    this.#titles.start(result.session_id, firstMessage, model.model, requestOptions);
   }
 }

@@ -138,7 +138,8 @@ test("a hub taking a session over hands its listeners the other process's logged
     await runner.publish("s1", "assistant:text_delta", { type: "text_delta", content: "a" });
     await runner.publish("s1", "assistant:status", { type: "agent_status", status: "completed" });
     await runner.flush("s1");
-    await runner.release("s1");
+    const closing = runner.release("s1");
+    if (closing) closing.committed(await store.atomic([], closing.mutations));
     // The follower's process takes the session over before the channel brought them.
     follower.resync("s1");
     await follower.catchUp("s1");

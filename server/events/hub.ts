@@ -45,6 +45,7 @@
  */
 import type { ServerEvent, ServerEvents, Unsequenced } from "../../protocol/mod.ts";
 import { BoundedMap } from "../bounded_map.ts";
+import type { LeaseClosing } from "../kv/lease.ts";
 import type { Mutation, Store } from "../kv/store.ts";
 import type { EventStamp } from "./stamp.ts";
 
@@ -260,15 +261,20 @@ export class EventHub {
   }
 
   /**
-   * Hands the unused rest of this process's block back before the session's lease is released,
-   * so the next holder continues without a gap (a crash still leaves one, never a reuse).
+   * The write that hands the unused rest of this process's block back, for the commit that
+   * releases the session's lease to carry (so the next holder continues without a gap; a crash
+   * still leaves one, never a reuse); null when there is nothing to hand back.
    */
-  async release(sessionId: string): Promise<void> {
+  release(sessionId: string): LeaseClosing | null {
     const used = this.#used.get(sessionId);
     const mine = this.#reserved.get(sessionId);
-    if (!this.#durable || used === undefined || mine === undefined || mine <= used) return;
-    await this.#store.set(reservedKey(sessionId), used);
-    this.#reserved.set(sessionId, used);
+    if (!this.#durable || used === undefined || mine === undefined || mine <= used) return null;
+    return {
+      mutations: [{ key: reservedKey(sessionId), value: used }],
+      committed: (ok) => {
+        if (ok && this.#reserved.get(sessionId) === mine) this.#reserved.set(sessionId, used);
+      },
+    };
   }
 
   /** Forgets the cached sequence number, so the next event continues from the shared log. */

@@ -6,17 +6,21 @@
  *
  * Deno KV's `watch()` does not see another process's writes to a local file,
  * and its queues hand each message to one listener, not to all; so messages
- * travel through the database itself. A publish commits the message under
- * `[false, "m", stamp, origin, n]` (all strings after the first) (a boolean first part, which no string key
- * of ours reaches) with a short expiry, together with the head key
- * `[false, "head"]`. Each process reads the head's versionstamp every
- * {@linkcode RELAY_POLL_MS} ms (every {@linkcode RELAY_IDLE_MS} ms when
- * nothing moved for a while): one small read; when it changed, it lists the
- * messages from 2 s before the last one it saw (a commit may land after a
- * later-stamped one of another process), and a second later from 20 s before
- * (a commit that waited long for the lock), and delivers those it has not
- * seen and that another origin wrote. Messages one process publishes keep their
- * order; those queued while a commit runs go out together in the next.
+ * travel through the database itself. Each relay (one per database in a
+ * process) is an origin with its own numbering: a publish commits its
+ * messages under `[false, "o", origin, n]` (a boolean first part, which no
+ * string key of ours reaches; `n` counts up from 0 in the order the origin
+ * published them) together with the origin's head `[false, "h", origin]`,
+ * which holds the last number written. One relay writes one commit at a
+ * time, so once a head says `n`, every message up to `n` is in the database.
+ *
+ * Every {@linkcode RELAY_POLL_MS} ms (every {@linkcode RELAY_IDLE_MS} ms once
+ * nothing moved for a while) a relay lists the heads, one small entry per
+ * process, and for each other origin whose head moved it lists that origin's
+ * messages after the last one it delivered: it reads each message once, and
+ * never its own. A process alone on its database reads one entry a poll.
+ * Messages one process publishes keep their order; those queued while a
+ * commit runs go out together in the next.
  *
  * @module
  */
@@ -25,31 +29,24 @@ import { type Kv, type KvLimits, type Manifest, readChunks, writeChunks } from "
 import { retryLocked } from "./_denokv_retry.ts";
 import { log } from "../log.ts";
 
-/** How often the head key is read while messages move. */
+/** How often the heads are read while messages move. */
 export const RELAY_POLL_MS = 40;
-/** How often it is read once nothing moved for {@linkcode RELAY_QUIET_MS}. */
+/** How often they are read once nothing moved for {@linkcode RELAY_QUIET_MS}. */
 export const RELAY_IDLE_MS = 250;
 /** After this long without a message, reads slow to {@linkcode RELAY_IDLE_MS}. */
 export const RELAY_QUIET_MS = 5_000;
 /** Messages expire after this long: a reader that fell further behind catches up from the event log. */
 export const RELAY_KEEP_MS = 60_000;
-/** How far before the last message seen each listing starts. */
-const LOOKBACK_MS = 2_000;
-/**
- * How far back a wider listing reaches, once a second after messages moved: a commit that
- * waited long for another process's lock (SQLite's own wait included) lands with an older stamp.
- */
-const STRAGGLER_MS = 20_000;
-/** How often that wider listing runs. */
-const STRAGGLER_EVERY_MS = 1_000;
+/** An origin whose head was not listed for this long is forgotten (its messages expired before). */
+const FORGET_MS = 2 * RELAY_KEEP_MS;
 /** Message text above this many characters is written as chunks. */
 const INLINE_CHARS = 30_000;
 /** Messages per commit. */
 const PER_COMMIT = 64;
 
 const RELAY = false;
-const HEAD = [RELAY, "head"] as const;
-const MESSAGES = [RELAY, "m"] as const;
+const HEADS = [RELAY, "h"] as const;
+const MESSAGES = [RELAY, "o"] as const;
 
 interface Stored {
   /** The channel. */
@@ -57,6 +54,22 @@ interface Stored {
   /** The message as JSON text, or the chunks holding it. */
   t?: string;
   m?: Manifest;
+  /** When it was committed (the publisher's clock, epoch ms). */
+  a: number;
+}
+
+/** An origin's head: the last message number it committed, and when. */
+interface Head {
+  n: number;
+  a: number;
+}
+
+/** What this relay knows of another origin. */
+interface Known {
+  /** The last message number delivered (or passed over). */
+  n: number;
+  /** When its head was last listed. */
+  listedAt: number;
 }
 
 interface Queued {
@@ -64,8 +77,6 @@ interface Queued {
   text: string;
   done: { resolve(): void; reject(error: unknown): void };
 }
-
-const stampOf = (ms: number) => ms.toString().padStart(15, "0");
 
 /**
  * Carries one process's messages to the others sharing the database, and theirs to `deliver`.
@@ -82,16 +93,13 @@ export class KvRelay {
   #limits: KvLimits;
   #deliver: (channel: string, text: string) => void;
   #origin = crypto.randomUUID();
-  #n = 0;
-  #lastStamp = 0;
+  /** The number the next message published gets. */
+  #next = 0;
   #queue: Queued[] = [];
   #writing = false;
-  #head: string | null | undefined = undefined;
+  /** Messages committed before this relay started are not delivered. */
   #since = Date.now();
-  #cursor = this.#since;
-  #seen = new Map<string, number>();
-  #owed = false;
-  #wideAt = 0;
+  #origins = new Map<string, Known>();
   #lastActivity = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #polling: Promise<void> | null = null;
@@ -141,9 +149,12 @@ export class KvRelay {
     try {
       while (this.#queue.length) {
         const batch = this.#queue.splice(0, PER_COMMIT);
+        // Numbered before the commit: a commit that failed after all leaves a gap, never a reuse.
+        const first = this.#next;
+        this.#next += batch.length;
         try {
           const stored = await Promise.all(
-            batch.map(async (q): Promise<Stored> =>
+            batch.map(async (q): Promise<Omit<Stored, "a">> =>
               q.text.length <= INLINE_CHARS ? { c: q.channel, t: q.text } : {
                 c: q.channel,
                 m: await writeChunks(this.#kv, this.#limits, q.text, RELAY_KEEP_MS),
@@ -151,19 +162,15 @@ export class KvRelay {
             ),
           );
           await retryLocked(() => {
-            // Stamped at each attempt, so a commit that waited for the lock is not listed late.
-            const stamp = stampOf(this.#lastStamp = Math.max(Date.now(), this.#lastStamp));
+            const a = Date.now();
             const op = this.#kv.atomic();
-            for (const value of stored) {
-              op.set(
-                [...MESSAGES, stamp, this.#origin, (this.#n++).toString(36).padStart(8, "0")],
-                value,
-                {
-                  expireIn: RELAY_KEEP_MS,
-                },
-              );
-            }
-            op.set(HEAD, stamp);
+            stored.forEach((value, i) =>
+              op.set([...MESSAGES, this.#origin, first + i], { ...value, a }, {
+                expireIn: RELAY_KEEP_MS,
+              })
+            );
+            const head: Head = { n: first + stored.length - 1, a };
+            op.set([...HEADS, this.#origin], head, { expireIn: RELAY_KEEP_MS });
             return op.commit();
           });
           for (const q of batch) q.done.resolve();
@@ -196,39 +203,77 @@ export class KvRelay {
   async #poll(): Promise<void> {
     const kv = this.#kv;
     if (this.#closed || kv === undefined) return;
-    const head = await kv.get(HEAD);
     const now = Date.now();
-    const wide = this.#owed && now - this.#wideAt >= STRAGGLER_EVERY_MS;
-    if (head.versionstamp === this.#head && !wide) return;
-    this.#head = head.versionstamp;
-    // Every narrow listing owes a wide one, which finds what landed behind it.
-    this.#owed = !wide;
-    if (wide) this.#wideAt = now;
-    const from = stampOf(Math.max(0, this.#cursor - (wide ? STRAGGLER_MS : LOOKBACK_MS)));
+    const moved: [string, Known][] = [];
+    const heads = new Map<string, number>();
+    for await (const entry of kv.list({ prefix: [...HEADS] }, { batchSize: 100 })) {
+      const origin = entry.key[2];
+      const head = entry.value as Head | null;
+      if (origin === this.#origin || typeof origin !== "string" || typeof head?.n !== "number") {
+        continue;
+      }
+      heads.set(origin, head.n);
+      let known = this.#origins.get(origin);
+      if (known === undefined) {
+        // First seen: what it committed before this relay started is not ours to see.
+        known = { n: head.a < this.#since ? head.n : -1, listedAt: now };
+        this.#origins.set(origin, known);
+        if (known.n === -1) moved.push([origin, known]);
+      } else {
+        known.listedAt = now;
+        if (head.n > known.n) moved.push([origin, known]);
+      }
+    }
+    for (const [origin, known] of moved) {
+      if (this.#closed) return;
+      await (known.n === -1
+        ? this.#catchUp(kv, origin, known, heads.get(origin)!)
+        : this.#read(kv, origin, known));
+    }
+    for (const [origin, known] of this.#origins) {
+      if (now - known.listedAt > FORGET_MS) this.#origins.delete(origin);
+    }
+  }
+
+  /** Delivers an origin's messages after the last one delivered, in order. */
+  async #read(kv: Kv, origin: string, known: Known): Promise<void> {
+    const prefix = [...MESSAGES, origin];
     for await (
-      const entry of kv.list({ prefix: [...MESSAGES], start: [...MESSAGES, from] }, {
-        batchSize: 200,
-      })
+      const entry of kv.list({ prefix, start: [...prefix, known.n + 1] }, { batchSize: 200 })
     ) {
       if (this.#closed) return;
-      const [, , stamp, origin, n] = entry.key as [boolean, string, string, string, string];
-      const at = Number(stamp);
-      if (at > this.#cursor) this.#cursor = at;
-      // Published before this relay started: not ours to see.
-      if (origin === this.#origin || at < this.#since) continue;
-      const id = `${origin}:${n}`;
-      if (this.#seen.has(id)) continue;
-      this.#seen.set(id, at);
+      known.n = Math.max(known.n, entry.key[3] as number);
+      // Listed after its head moved past what this relay had seen: committed since it started.
+      await this.#hand(kv, entry.value as Stored);
+    }
+  }
+
+  /**
+   * An origin seen for the first time that committed since this relay started: its messages
+   * from then on, found walking back from its newest (it may have written many before).
+   */
+  async #catchUp(kv: Kv, origin: string, known: Known, head: number): Promise<void> {
+    const found: Stored[] = [];
+    for await (
+      const entry of kv.list({ prefix: [...MESSAGES, origin] }, { reverse: true, batchSize: 200 })
+    ) {
       const value = entry.value as Stored;
-      const text = value.t ?? (value.m ? await readChunks(kv, value.m) : undefined);
-      this.#lastActivity = Date.now();
-      if (text !== undefined) this.#deliver(value.c, text);
+      if (!(value?.a >= this.#since)) break;
+      known.n = Math.max(known.n, entry.key[3] as number);
+      found.push(value);
     }
-    // Ids older than the lookback can no longer be listed again.
-    const oldest = this.#cursor - STRAGGLER_MS;
-    for (const [id, at] of this.#seen) {
-      if (at >= oldest) break;
-      this.#seen.delete(id);
+    known.n = Math.max(known.n, head);
+    for (const value of found.reverse()) {
+      if (this.#closed) return;
+      await this.#hand(kv, value);
     }
+  }
+
+  async #hand(kv: Kv, value: Stored): Promise<void> {
+    // Deno KV removes expired keys only eventually; an expired message is for the event log.
+    if (!(typeof value?.a === "number") || value.a + RELAY_KEEP_MS < Date.now()) return;
+    const text = value.t ?? (value.m ? await readChunks(kv, value.m) : undefined);
+    this.#lastActivity = Date.now();
+    if (text !== undefined) this.#deliver(value.c, text);
   }
 }

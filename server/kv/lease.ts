@@ -1,13 +1,14 @@
 /**
  * Session leases on top of any `Store`: at most one owner holds a key at a
  * time, until it releases the lease or lets it expire; then anyone may take
- * it. Every change is an `atomic()` commit checked on the key's version, so
- * the store, not this process, decides who wins.
+ * it. Every change is one `commit()` checked on the key's version (absent, to
+ * take it; the version the holder's last write left, to renew or release it),
+ * so the store, not this process, decides who wins, and no change reads first.
  *
  * @module
  */
 
-import type { Key, Store } from "./store.ts";
+import type { Key, Mutation, Store } from "./store.ts";
 
 /**
  * A lease this process holds. Keep it to renew or release the lease.
@@ -28,6 +29,8 @@ export interface Lease {
   ttlMs: number;
   /** Epoch milliseconds (this process's clock) when the lease lapses unless renewed. */
   expiresAt: number;
+  /** The version the holder's last write left the key at: a renewal or release checks it. */
+  version: string;
 }
 
 /**
@@ -46,6 +49,21 @@ export interface LeaseRecord {
   owner: string;
   token: string;
   expiresAt: number;
+}
+
+/**
+ * Writes for the commit that releases a lease to carry, and what to do once it is known
+ * whether they landed (they do only while the lease is still held).
+ *
+ * @example
+ * ```ts
+ * import type { LeaseClosing } from "./lease.ts";
+ * const closing: LeaseClosing = { mutations: [{ key: ["k"], value: 1 }], committed: (ok) => {} };
+ * ```
+ */
+export interface LeaseClosing {
+  mutations: Mutation[];
+  committed(ok: boolean): void;
 }
 
 /**
@@ -69,8 +87,7 @@ export async function acquireLease(
   if (!(ttlMs > 0)) {
     throw new TypeError(`Lease ttlMs must be a positive number of milliseconds; got ${ttlMs}.`);
   }
-  // get() returns null once the holder's lease expired, so a null check takes it over.
-  if (await store.get(key) !== null) return null;
+  // A store reads an expired key as absent, checks included, so this takes an expired lease over.
   return await write(store, key, owner, crypto.randomUUID(), ttlMs, null);
 }
 
@@ -91,13 +108,13 @@ export async function renewLease(
   lease: Lease,
   ttlMs = lease.ttlMs,
 ): Promise<Lease | null> {
-  const version = await heldVersion(store, lease);
-  if (version === null) return null;
-  return await write(store, lease.key, lease.owner, lease.token, ttlMs, version);
+  return await write(store, lease.key, lease.owner, lease.token, ttlMs, lease.version);
 }
 
 /**
- * Gives a lease up so another owner may take it at once; returns false when it was already lost.
+ * Gives a lease up so another owner may take it at once, applying `mutations` in the same
+ * commit (so they land only while the lease is still held); returns false when it was already
+ * lost (nothing is applied then).
  *
  * @example
  * ```ts
@@ -108,15 +125,15 @@ export async function renewLease(
  * if (lease) await releaseLease(store, lease);
  * ```
  */
-export async function releaseLease(store: Store, lease: Lease): Promise<boolean> {
-  const version = await heldVersion(store, lease);
-  if (version === null) return false;
-  return await store.atomic([{ key: lease.key, version }], [{ key: lease.key }]);
-}
-
-async function heldVersion(store: Store, lease: Lease): Promise<string | null> {
-  const entry = await store.get<LeaseRecord>(lease.key);
-  return entry !== null && entry.value?.token === lease.token ? entry.version : null;
+export function releaseLease(
+  store: Store,
+  lease: Lease,
+  mutations: readonly Mutation[] = [],
+): Promise<boolean> {
+  return store.atomic([{ key: lease.key, version: lease.version }], [
+    { key: lease.key },
+    ...mutations,
+  ]);
 }
 
 async function write(
@@ -129,6 +146,7 @@ async function write(
 ): Promise<Lease | null> {
   const expiresAt = Date.now() + ttlMs;
   const record: LeaseRecord = { owner, token, expiresAt };
-  const won = await store.atomic([{ key, version }], [{ key, value: record, expireIn: ttlMs }]);
-  return won ? { key: [...key], owner, token, ttlMs, expiresAt } : null;
+  const written = await store.commit([{ key, version }], [{ key, value: record, expireIn: ttlMs }]);
+  const now = written?.[0];
+  return now ? { key: [...key], owner, token, ttlMs, expiresAt, version: now } : null;
 }

@@ -39,4 +39,11 @@ export { DEFAULT_DENOKV_PATH, denoKvStore } from "./denokv.ts";
 export { redisStore, type RedisStoreOptions } from "./redis.ts";
 export { postgresStore, type PostgresStoreOptions } from "./postgres.ts";
 export { registerStoreScheme, storeFromUrl, type StoreOpener } from "./from_url.ts";
-export { acquireLease, type Lease, type LeaseRecord, releaseLease, renewLease } from "./lease.ts";
+export {
+  acquireLease,
+  type Lease,
+  type LeaseClosing,
+  type LeaseRecord,
+  releaseLease,
+  renewLease,
+} from "./lease.ts";

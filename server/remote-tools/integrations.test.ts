@@ -42,12 +42,23 @@ test("a single-process store answers a repeated list from memory", async () => {
   assert.equal(lists(), 1);
 });
 
-test("a shared store is listed on every call, since another process may change it", async () => {
+test("a shared store is listed again only when another process changed the workspace", async () => {
   const { store, lists } = counted(true);
-  const integrations = new Integrations(store);
-  await integrations.list("w1");
-  await integrations.list("w1");
-  assert.equal(lists(), 2);
+  // Two processes on one shared store: each its own Integrations, nothing shared in memory.
+  const here = new Integrations(store);
+  const there = new Integrations(store);
+  assert.deepEqual(await here.list("w1"), []);
+  assert.deepEqual(await here.list("w1"), []);
+  assert.equal(lists(), 1, "an unchanged workspace is not listed twice");
+  const added = await there.add(input("w1"));
+  assert.deepEqual((await here.list("w1")).map((i) => i.id), [added.id]);
+  await there.add(input("w2"));
+  assert.deepEqual((await here.list("w1")).map((i) => i.id), [added.id]);
+  assert.equal(lists(), 2, "another workspace's change lists nothing again here");
+  await there.markRejected("w1", added.id);
+  assert.ok((await here.list("w1"))[0].secret_rejected_at);
+  await there.remove("w1", added.id);
+  assert.deepEqual(await here.list("w1"), [], "a removal shows in the next list");
 });
 
 test("every change through any Integrations of the store shows in the next list", async () => {

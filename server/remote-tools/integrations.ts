@@ -3,17 +3,22 @@
  * secret lives only in the store record: every view of an integration leaves
  * it out, and it is registered with the logger so no log line can carry it.
  *
- * Keys: `["integration", workspaceId, id]`.
+ * Keys: `["integration", workspaceId, id]`, and `["integration_rev",
+ * workspaceId]`, rewritten in the commit of every change to the workspace's
+ * integrations.
  *
  * Every turn asks for its workspace's list. On a store only this process
- * uses (memory, a Deno KV file) the list is kept in memory per store and
- * dropped on every change made through any `Integrations` of that store, so
- * a turn reads nothing; on a shared store (Redis, Postgres) another process
- * may change it, so each turn lists the store.
+ * uses (memory) the list is kept in memory per store and dropped on every
+ * change made through any `Integrations` of that store, so a turn reads
+ * nothing. On a shared store (a Deno KV file, Redis, Postgres) another
+ * process may change it, so a turn reads the workspace's revision key, one
+ * key (which a store batches with the turn's other reads), and lists the
+ * integrations only when the revision is not the one the kept list was read
+ * under.
  *
  * @module
  */
-import type { Store } from "../kv/store.ts";
+import type { Key, Mutation, Store } from "../kv/store.ts";
 import { registerSecret } from "../log.ts";
 import { newId, now } from "../session/create.ts";
 import { isShared } from "../session/leases.ts";
@@ -71,10 +76,14 @@ export function integrationView(i: Integration): IntegrationView {
 export class Integrations {
   #store: Store;
   #cache: Cache | null;
+  /** Shared stores: each workspace's list as read, with the revision it was read under. */
+  #revised: Map<string, { rev: string | null; all: Integration[] }> | null;
 
   constructor(store: Store) {
     this.#store = store;
-    this.#cache = isShared(store) ? null : cacheOf(store);
+    const shared = isShared(store);
+    this.#cache = shared ? null : cacheOf(store);
+    this.#revised = shared ? new Map() : null;
   }
 
   /** Stores a new integration (or replaces the one with the given `id`) and returns it. */
@@ -83,9 +92,10 @@ export class Integrations {
   ): Promise<Integration> {
     const integration: Integration = { ...input, id: input.id ?? newId("int"), created_at: now() };
     registerSecret(integration.secret);
-    this.#changed();
-    await this.#store.set(["integration", input.workspace_id, integration.id], integration);
-    this.#changed();
+    await this.#change(input.workspace_id, [], [{
+      key: ["integration", input.workspace_id, integration.id],
+      value: integration,
+    }]);
     return integration;
   }
 
@@ -93,11 +103,21 @@ export class Integrations {
   async list(workspaceId: string): Promise<Integration[]> {
     const cache = this.#cache;
     let all = cache?.lists.get(workspaceId);
+    if (all === undefined && this.#revised) {
+      // The revision is read before the list: a change between the two lists again next time.
+      const rev = (await this.#store.get(revKey(workspaceId)))?.version ?? null;
+      const kept = this.#revised.get(workspaceId);
+      if (kept?.rev === rev) all = kept.all;
+      else {
+        all = await this.#read(workspaceId);
+        // Bounded: past the cap the kept lists start over (each costs one list to read again).
+        if (this.#revised.size >= REVISED_WORKSPACES) this.#revised.clear();
+        this.#revised.set(workspaceId, { rev, all });
+      }
+    }
     if (all === undefined) {
       const generation = cache?.generation;
-      const entries = await this.#store.list<Integration>(["integration", workspaceId]);
-      all = entries.map((e) => e.value).sort((a, b) => a.created_at.localeCompare(b.created_at));
-      for (const i of all) registerSecret(i.secret);
+      all = await this.#read(workspaceId);
       // A change made while the store was read may be missing from this list: keep it only if none was.
       if (cache && cache.generation === generation) cache.lists.set(workspaceId, all);
     }
@@ -115,9 +135,7 @@ export class Integrations {
   async remove(workspaceId: string, id: string): Promise<boolean> {
     const key = ["integration", workspaceId, id];
     if (!(await this.#store.get(key))) return false;
-    this.#changed();
-    await this.#store.delete(key);
-    this.#changed();
+    await this.#change(workspaceId, [], [{ key }]);
     return true;
   }
 
@@ -126,21 +144,50 @@ export class Integrations {
     const key = ["integration", workspaceId, id];
     const entry = await this.#store.get<Integration>(key);
     if (!entry || entry.value.secret_rejected_at) return;
-    this.#changed();
-    await this.#store.atomic([{ key, version: entry.version }], [{
+    await this.#change(workspaceId, [{ key, version: entry.version }], [{
       key,
       value: { ...entry.value, secret_rejected_at: now() },
+    }]);
+  }
+
+  async #read(workspaceId: string): Promise<Integration[]> {
+    const entries = await this.#store.list<Integration>(["integration", workspaceId]);
+    const all = entries.map((e) => e.value).sort((a, b) =>
+      a.created_at.localeCompare(b.created_at)
+    );
+    for (const i of all) registerSecret(i.secret);
+    return all;
+  }
+
+  /** Commits a change with a new revision of the workspace's list; kept lists are dropped around it. */
+  async #change(
+    workspaceId: string,
+    checks: { key: Key; version: string | null }[],
+    mutations: Mutation[],
+  ): Promise<void> {
+    this.#changed();
+    await this.#store.atomic(checks, [...mutations, {
+      key: revKey(workspaceId),
+      value: newId("rev"),
     }]);
     this.#changed();
   }
 
-  /** Drops the cached lists (before and after a write, so no list read across it is kept). */
+  /**
+   * Drops the single-process lists (before and after a write, so no list read across it is
+   * kept); a shared store's kept lists go stale by the new revision instead.
+   */
   #changed(): void {
     if (!this.#cache) return;
     this.#cache.generation++;
     this.#cache.lists.clear();
   }
 }
+
+/** How many workspaces' lists a process keeps for a shared store. */
+const REVISED_WORKSPACES = 1_000;
+
+const revKey = (workspaceId: string): Key => ["integration_rev", workspaceId];
 
 /** The lists of one single-process store, shared by every `Integrations` over it. */
 interface Cache {

@@ -220,11 +220,16 @@ test("the workspace header scopes the listing", async () => {
   }
 });
 
-/** A model whose turns answer at once and whose title call answers when `release` is called. */
-function titlingModel() {
+/**
+ * A model whose turns answer at once (or follow `steps`) and whose title call answers when
+ * `release` is called.
+ */
+function titlingModel(
+  steps: Parameters<typeof scriptedModel>[0] = [{ text: "Here is the answer." }],
+) {
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
-  const model = scriptedModel([{ text: "Here is the answer." }]);
+  const model = scriptedModel(steps);
   const calls: LanguageModelV3CallOptions[] = [];
   model.doGenerate = async (options) => {
     calls.push(options);
@@ -250,7 +255,7 @@ const until = async (check: () => Promise<boolean>, what: string) => {
   throw new Error(`timed out waiting for ${what}`);
 };
 
-test("a model that is not the offline one titles the conversation beside the turn", async () => {
+test("a model that is not the offline one titles the conversation once its first turn answered", async () => {
   const { model, calls, release } = titlingModel();
   const h = harness({ model, modelName: "scripted" });
   try {
@@ -277,6 +282,41 @@ test("a model that is not the offline one titles the conversation beside the tur
     // The second message asks for no title.
     await h.chat({ session_id: "m1", content: "still?" });
     assert.equal(calls.length, 1);
+  } finally {
+    await h.close();
+  }
+});
+
+test("a first turn that pends a host action asks for a title only once it is answered", async () => {
+  const { model, calls, release } = titlingModel([
+    { calls: [{ name: "select_issue", args: { number: 42 }, id: "call_t1" }] },
+    { text: "Selected it." },
+  ]);
+  const h = harness({ model, modelName: "scripted" });
+  try {
+    const first = await h.chat({
+      session_id: "m3",
+      content: "open issue 42",
+      host_context: ISSUE_CONTEXT,
+    });
+    assert.equal(first.body.pending_tool_call?.call_id, "call_t1");
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(calls.length, 0, "no title call while the first turn waits for the host");
+    const done = await h.chat({
+      session_id: "m3",
+      content: "",
+      tool_call_id: "call_t1",
+      tool_result: { ok: true },
+    });
+    assert.equal(done.body.content, "Selected it.");
+    assert.equal(calls.length, 1);
+    assert.match(JSON.stringify(calls[0].prompt), /open issue 42/);
+    release();
+    await until(
+      async () =>
+        (await h.call("GET", "/api/sessions")).body.sessions[0].title === "Login redirect loop",
+      "the model's title",
+    );
   } finally {
     await h.close();
   }

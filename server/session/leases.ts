@@ -9,6 +9,7 @@
 import {
   acquireLease,
   type Lease,
+  type LeaseClosing,
   type LeaseRecord,
   releaseLease,
   renewLease,
@@ -55,13 +56,22 @@ export class SessionLeases {
     this.#ttl = ttlMs;
   }
 
-  /** Runs `fn` holding the session's lease; `onLost` is called if a renewal fails. */
-  async hold<T>(sessionId: string, fn: () => Promise<T>, onLost: () => void): Promise<T> {
-    const lease = await this.#acquire(sessionId);
-    let current: Lease = lease;
+  /**
+   * Runs `fn` holding the session's lease; `onLost` is called if a renewal fails. `closing`
+   * answers the writes to make with the release, in its commit (so they land only while the
+   * lease is held), and is told whether they committed.
+   */
+  async hold<T>(
+    sessionId: string,
+    fn: () => Promise<T>,
+    onLost: () => void,
+    closing?: () => Promise<LeaseClosing | null>,
+  ): Promise<T> {
+    let current: Lease = await this.#acquire(sessionId);
+    let renewing: Promise<unknown> = Promise.resolve();
     const timer = setInterval(() => {
-      renewLease(this.#store, current, this.#ttl).then((next) => {
-        if (next) current = next as Lease;
+      renewing = renewLease(this.#store, current, this.#ttl).then((next) => {
+        if (next) current = next;
         else onLost();
       }, onLost);
     }, Math.max(50, Math.floor(this.#ttl / 3)));
@@ -69,7 +79,12 @@ export class SessionLeases {
       return await fn();
     } finally {
       clearInterval(timer);
-      await releaseLease(this.#store, current).catch(() => {});
+      // A renewal under way changes the version the release must check.
+      await renewing;
+      const last = await closing?.().catch(() => null) ?? null;
+      const released = await releaseLease(this.#store, current, last?.mutations)
+        .catch(() => false);
+      last?.committed(released);
     }
   }
 

@@ -2,8 +2,9 @@
  * A conversation's title, made from the person's first message and never
  * from the host context: at once, plainly (its first words), in the commit
  * that writes the message; then, when the turn's model is not the offline
- * one, by the model in a small call of its own that runs beside the turn and
- * replaces the plain title unless a person renamed the conversation first.
+ * one, by the model in a small call of its own, started once the first turn
+ * has answered (`Engine`), that replaces the plain title unless a person
+ * renamed the conversation first.
  *
  * The model call is bounded (a few output tokens, a timeout, a cap on calls
  * in flight) and nothing waits for it: a turn never does, and a failed or

@@ -1,0 +1,97 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { type Kv, openKv } from "./_denokv.ts";
+import { KvRelay } from "./_denokv_relay.ts";
+
+const dir = await mkdtemp(join(tmpdir(), "tether-kvrelay-"));
+after(() => rm(dir, { recursive: true, force: true }));
+
+/** A handle that counts the relay messages its listings hand back (heads aside). */
+function counting(kv: Kv): { kv: Kv; messagesRead: () => number } {
+  let read = 0;
+  const isMessage = (key: readonly unknown[]) =>
+    key[0] === false && key[1] !== "h" && key[1] !== "head";
+  return {
+    kv: {
+      get: (key) => kv.get(key),
+      getMany: (keys) => kv.getMany(keys),
+      atomic: () => kv.atomic(),
+      close: () => kv.close(),
+      list: async function* (selector, options) {
+        for await (const entry of kv.list(selector, options)) {
+          if (isMessage(entry.key)) read++;
+          yield entry;
+        }
+      },
+    },
+    messagesRead: () => read,
+  };
+}
+
+async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+test("each process reads another's messages once, in order, and never its own", async () => {
+  const path = join(dir, "once.db");
+  const a = counting((await openKv(path)).kv);
+  const opened = await openKv(path);
+  const b = counting(opened.kv);
+  const gotA: string[] = [];
+  const gotB: string[] = [];
+  const relayA = new KvRelay(a.kv, opened.limits, (_c, text) => gotA.push(text));
+  const relayB = new KvRelay(b.kv, opened.limits, (_c, text) => gotB.push(text));
+  try {
+    const sent = Array.from({ length: 300 }, (_, i) => `m${i}`);
+    // In waves, so the reader polls many times while messages move.
+    for (let i = 0; i < sent.length; i += 30) {
+      await Promise.all(sent.slice(i, i + 30).map((m) => relayA.publish("c", m)));
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    await until("B to get every message", () => gotB.length >= sent.length);
+    // A few polls more: nothing is read again.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(gotB, sent);
+    assert.deepEqual(gotA, [], "a process's own messages never come back to it");
+    assert.equal(a.messagesRead(), 0, "the publisher lists no message of its own");
+    assert.equal(b.messagesRead(), sent.length, "the reader lists each message once");
+  } finally {
+    await relayA.close();
+    await relayB.close();
+    a.kv.close();
+    b.kv.close();
+  }
+});
+
+test("a relay delivers what was committed after it started, large messages too", async () => {
+  const path = join(dir, "since.db");
+  const { kv: kvA, limits } = await openKv(path);
+  const { kv: kvB } = await openKv(path);
+  const gotB: string[] = [];
+  const relayA = new KvRelay(kvA, limits, () => {});
+  let relayB: KvRelay | undefined;
+  try {
+    await relayA.publish("c", "before B");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    relayB = new KvRelay(kvB, limits, (channel, text) => gotB.push(`${channel}:${text}`));
+    // Published before B's first poll, after B started: B delivers it.
+    await relayA.publish("c", "just after B");
+    const large = "x".repeat(100_000);
+    await relayA.publish("big", large);
+    await until("B to get both", () => gotB.length >= 2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(gotB, ["c:just after B", `big:${large}`]);
+  } finally {
+    await relayA.close();
+    await relayB?.close();
+    kvA.close();
+    kvB.close();
+  }
+});
