@@ -213,8 +213,15 @@ describe("<tether-chat>", () => {
       () => other.shadowRoot!.querySelector<HTMLButtonElement>("[part=stop]"),
       "Stop in the other tab",
     );
+    // Tabs hear a Stop through a BroadcastChannel, whose messages reach listeners in the order
+    // they were created: once this one (created last) heard it, the first tab has too.
+    const heard = new Promise((resolve) => {
+      const tabs = new BroadcastChannel(`tether-stop:${f.host.sessionId}`);
+      tabs.onmessage = () => (tabs.close(), resolve(undefined));
+    });
     stop.click();
     await until(() => f.rt.cancels === 1, "the cancel to reach the runtime");
+    await heard;
     // The runtime had already planned the call (a cancel does not revoke a pending host call).
     turn.hostCall("close_issue", { number: 7 });
     turn.end();

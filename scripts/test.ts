@@ -22,6 +22,8 @@ import process from "node:process";
 import { NODE_LINES, nodeBinary } from "./node_lines.ts";
 
 const root = new URL("..", import.meta.url).pathname;
+/** How long one Node test (or suite) may run; the slowest take about two minutes. */
+const TEST_TIMEOUT_MS = 600_000;
 const SKIP_DIRS = new Set(["node_modules", ".git", "dist", ".tether", "test-output"]);
 
 async function find(dir: string, out: string[] = []): Promise<string[]> {
@@ -153,6 +155,8 @@ if (want("node")) {
         ...(stripsTypes(version) ? [] : ["--import", "tsx"]),
         "--test",
         `--test-concurrency=${process.env.TEST_CONCURRENCY ?? concurrency}`,
+        // A test that hangs fails with its name after ten minutes instead of holding CI.
+        `--test-timeout=${TEST_TIMEOUT_MS}`,
         "--test-reporter=spec",
         ...both,
         ...nodeOnly,

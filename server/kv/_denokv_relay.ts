@@ -7,17 +7,19 @@
  * Deno KV's `watch()` does not see another process's writes to a local file,
  * and its queues hand each message to one listener, not to all; so messages
  * travel through the database itself. Each relay (one per database in a
- * process) is an origin with its own numbering: a publish commits its
- * messages under `[false, "o", origin, n]` (a boolean first part, which no
- * string key of ours reaches; `n` counts up from 0 in the order the origin
- * published them) together with the origin's head `[false, "h", origin]`,
- * which holds the last number written. One relay writes one commit at a
- * time, so once a head says `n`, every message up to `n` is in the database.
+ * process) is an origin with its own numbering: a commit writes the
+ * messages queued for it packed into as few entries as fit
+ * `[false, "o", origin, n]` (a boolean first part, which no string key of
+ * ours reaches; `n` counts the origin's entries up from 0), together with the
+ * origin's head `[false, "h", origin]`, which holds the last entry's number.
+ * Every key written costs SQLite its own work, so under load one entry
+ * carries the events of many turns. One relay writes one commit at a time,
+ * so once a head says `n`, every entry up to `n` is in the database.
  *
  * Every {@linkcode RELAY_POLL_MS} ms (every {@linkcode RELAY_IDLE_MS} ms once
  * nothing moved for a while) a relay lists the heads, one small entry per
  * process, and for each other origin whose head moved it lists that origin's
- * messages after the last one it delivered: it reads each message once, and
+ * entries after the last one it delivered: it reads each entry once, and
  * never its own. A process alone on its database reads one entry a poll.
  * Messages one process publishes keep their order; those queued while a
  * commit runs go out together in the next.
@@ -39,24 +41,31 @@ export const RELAY_QUIET_MS = 5_000;
 export const RELAY_KEEP_MS = 60_000;
 /** An origin whose head was not listed for this long is forgotten (its messages expired before). */
 const FORGET_MS = 2 * RELAY_KEEP_MS;
-/** Message text above this many characters is written as chunks. */
+/**
+ * Message text above this many characters is written as chunks; below it, messages share an
+ * entry up to this many characters in all (Deno KV holds at most 64 KiB a value).
+ */
 const INLINE_CHARS = 30_000;
-/** Messages per commit. */
-const PER_COMMIT = 64;
+/** Messages per commit, and their inline characters in all (within Deno KV's 800 KiB a commit). */
+const PER_COMMIT = 256;
+const COMMIT_CHARS = 300_000;
 
 const RELAY = false;
 const HEADS = [RELAY, "h"] as const;
 const MESSAGES = [RELAY, "o"] as const;
 
-interface Stored {
-  /** The channel. */
+/** One message: its channel, and its JSON text or the chunks holding it. */
+interface Item {
   c: string;
-  /** The message as JSON text, or the chunks holding it. */
   t?: string;
   m?: Manifest;
-  /** When it was committed (the publisher's clock, epoch ms). */
-  a: number;
 }
+
+/**
+ * One entry: the messages it packs (`l`, in publish order) and when it was committed (the
+ * publisher's clock, epoch ms). An entry written before messages were packed is one `Item`.
+ */
+type Stored = { l: Item[]; a: number } | (Item & { a: number });
 
 /** An origin's head: the last message number it committed, and when. */
 interface Head {
@@ -148,24 +157,25 @@ export class KvRelay {
     this.#writing = true;
     try {
       while (this.#queue.length) {
-        const batch = this.#queue.splice(0, PER_COMMIT);
-        // Numbered before the commit: a commit that failed after all leaves a gap, never a reuse.
-        const first = this.#next;
-        this.#next += batch.length;
+        let chars = 0;
+        let count = 0;
+        while (count < Math.min(PER_COMMIT, this.#queue.length)) {
+          const text = this.#queue[count].text;
+          chars += text.length > INLINE_CHARS ? 0 : text.length;
+          if (count > 0 && chars > COMMIT_CHARS) break;
+          count++;
+        }
+        const batch = this.#queue.splice(0, count);
         try {
-          const stored = await Promise.all(
-            batch.map(async (q): Promise<Omit<Stored, "a">> =>
-              q.text.length <= INLINE_CHARS ? { c: q.channel, t: q.text } : {
-                c: q.channel,
-                m: await writeChunks(this.#kv, this.#limits, q.text, RELAY_KEEP_MS),
-              }
-            ),
-          );
+          const stored = await this.#pack(batch);
+          // Numbered before the commit: a commit that failed after all leaves a gap, never a reuse.
+          const first = this.#next;
+          this.#next += stored.length;
           await retryLocked(() => {
             const a = Date.now();
             const op = this.#kv.atomic();
-            stored.forEach((value, i) =>
-              op.set([...MESSAGES, this.#origin, first + i], { ...value, a }, {
+            stored.forEach((l, i) =>
+              op.set([...MESSAGES, this.#origin, first + i], { l, a } satisfies Stored, {
                 expireIn: RELAY_KEEP_MS,
               })
             );
@@ -181,6 +191,29 @@ export class KvRelay {
     } finally {
       this.#writing = false;
     }
+  }
+
+  /** The messages of one commit as entries: small ones together, a large one as chunks alone. */
+  async #pack(batch: Queued[]): Promise<Item[][]> {
+    const entries: Item[][] = [];
+    let open: Item[] | null = null;
+    let chars = 0;
+    for (const q of batch) {
+      if (q.text.length > INLINE_CHARS) {
+        const m = await writeChunks(this.#kv, this.#limits, q.text, RELAY_KEEP_MS);
+        entries.push([{ c: q.channel, m }]);
+        open = null;
+        continue;
+      }
+      const size = q.text.length + q.channel.length;
+      if (open === null || chars + size > INLINE_CHARS) {
+        entries.push(open = []);
+        chars = 0;
+      }
+      open.push({ c: q.channel, t: q.text });
+      chars += size;
+    }
+    return entries;
   }
 
   #schedule(ms: number): void {
@@ -272,8 +305,11 @@ export class KvRelay {
   async #hand(kv: Kv, value: Stored): Promise<void> {
     // Deno KV removes expired keys only eventually; an expired message is for the event log.
     if (!(typeof value?.a === "number") || value.a + RELAY_KEEP_MS < Date.now()) return;
-    const text = value.t ?? (value.m ? await readChunks(kv, value.m) : undefined);
     this.#lastActivity = Date.now();
-    if (text !== undefined) this.#deliver(value.c, text);
+    for (const item of "l" in value ? (Array.isArray(value.l) ? value.l : []) : [value]) {
+      if (typeof item?.c !== "string") continue;
+      const text = item.t ?? (item.m ? await readChunks(kv, item.m) : undefined);
+      if (typeof text === "string") this.#deliver(item.c, text);
+    }
   }
 }

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { memoryStore } from "../kv/memory.ts";
 import { harness, ISSUE_CONTEXT } from "../testing/harness.ts";
-import { scriptedModel } from "../testing/scripted_model.ts";
+import { generated, scriptedModel } from "../testing/scripted_model.ts";
 
 const gateway = () => harness({ access: { mode: "header" } as never });
 const as = (id: string, extra: Record<string, string> = {}) => ({
@@ -234,15 +234,7 @@ function titlingModel(
   model.doGenerate = async (options) => {
     calls.push(options);
     await held;
-    return {
-      content: [{ type: "text", text: '"Login redirect loop."' }],
-      finishReason: { unified: "stop", raw: undefined },
-      usage: {
-        inputTokens: { total: 9, noCache: 9, cacheRead: 0, cacheWrite: 0 },
-        outputTokens: { total: 4, text: 4, reasoning: 0 },
-      },
-      warnings: [],
-    } as never;
+    return generated('"Login redirect loop."');
   };
   return { model, calls, release };
 }

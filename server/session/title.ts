@@ -110,6 +110,14 @@ export function titled(
   return { ...listing, title, title_source: "auto" };
 }
 
+/** Rejects once `signal` aborts. */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+}
+
 /**
  * Asks models for titles in the background and hands each one to `apply`.
  *
@@ -148,15 +156,19 @@ export class ModelTitles {
     const signal = AbortSignal.any([this.#stop.signal, AbortSignal.timeout(TITLE_TIMEOUT_MS)]);
     const job: Promise<void> = (async () => {
       try {
-        const { text } = await generateText({
-          model,
-          system: INSTRUCTIONS,
-          prompt: content.slice(0, PROMPT_CHARS),
-          maxOutputTokens: 24,
-          maxRetries: 0,
-          abortSignal: signal,
-          ...(providerOptions ? { providerOptions: providerOptions as never } : {}),
-        });
+        const { text } = await Promise.race([
+          generateText({
+            model,
+            system: INSTRUCTIONS,
+            prompt: content.slice(0, PROMPT_CHARS),
+            maxOutputTokens: 24,
+            maxRetries: 0,
+            abortSignal: signal,
+            ...(providerOptions ? { providerOptions: providerOptions as never } : {}),
+          }),
+          // A model that ignores the signal still lets `stop()` (and so a shutdown) end.
+          aborted(signal),
+        ]);
         const title = cleanTitle(modelTitle(text));
         if (title) await this.#apply(sessionId, title);
       } catch (error) {

@@ -128,3 +128,21 @@ export function scriptedModel(
   });
   return Object.assign(model, { prompts });
 }
+
+/**
+ * What `doGenerate` answers for `text` (the scripted model streams; `generateText`, as titles
+ * use, asks `doGenerate`).
+ *
+ * @example
+ * ```ts
+ * model.doGenerate = () => Promise.resolve(generated("Login redirect loop"));
+ * ```
+ */
+export function generated(text: string): Awaited<ReturnType<MockLanguageModelV3["doGenerate"]>> {
+  return {
+    content: [{ type: "text", text }],
+    finishReason: { unified: "stop", raw: undefined },
+    usage,
+    warnings: [],
+  };
+}

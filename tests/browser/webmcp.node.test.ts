@@ -80,7 +80,12 @@ describe("the page's actions over WebMCP", () => {
         false,
         "this Chromium has the older shape only",
       );
-      // Chromium's own agent-side interface, behind WebMCPTesting.
+      // Chromium's own agent-side interface, behind WebMCPTesting. The demo registers its
+      // actions as its parts start; wait until every one is there, then read the list.
+      await page.waitForFunction((wanted) => {
+        const have = (navigator as any).modelContextTesting.listTools().map((t: any) => t.name);
+        return wanted.every((name) => have.includes(name));
+      }, [...Object.keys(SDK_ACTIONS), "select_issue"]);
       const listed = await page.evaluate(() =>
         (navigator as any).modelContextTesting.listTools().map((t: any) => ({
           name: t.name,
