@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { type Kv, openKv } from "./_denokv.ts";
 import { KvRelay } from "./_denokv_relay.ts";
+import { KvWriter } from "./_denokv_writer.ts";
 
 const dir = await mkdtemp(join(tmpdir(), "tether-kvrelay-"));
 after(() => rm(dir, { recursive: true, force: true }));
@@ -46,8 +47,18 @@ test("each process reads another's messages once, in order, and never its own", 
   const b = counting(opened.kv);
   const gotA: string[] = [];
   const gotB: string[] = [];
-  const relayA = new KvRelay(a.kv, opened.limits, (_c, text) => gotA.push(text));
-  const relayB = new KvRelay(b.kv, opened.limits, (_c, text) => gotB.push(text));
+  const relayA = new KvRelay(
+    a.kv,
+    new KvWriter(a.kv, opened.limits),
+    opened.limits,
+    (_c, text) => gotA.push(text),
+  );
+  const relayB = new KvRelay(
+    b.kv,
+    new KvWriter(b.kv, opened.limits),
+    opened.limits,
+    (_c, text) => gotB.push(text),
+  );
   try {
     const sent = Array.from({ length: 300 }, (_, i) => `m${i}`);
     // In waves, so the reader polls many times while messages move.
@@ -79,12 +90,17 @@ test("a relay delivers what was committed after it started, large messages too",
   const { kv: kvA, limits } = await openKv(path);
   const { kv: kvB } = await openKv(path);
   const gotB: string[] = [];
-  const relayA = new KvRelay(kvA, limits, () => {});
+  const relayA = new KvRelay(kvA, new KvWriter(kvA, limits), limits, () => {});
   let relayB: KvRelay | undefined;
   try {
     await relayA.publish("c", "before B");
     await new Promise((resolve) => setTimeout(resolve, 5));
-    relayB = new KvRelay(kvB, limits, (channel, text) => gotB.push(`${channel}:${text}`));
+    relayB = new KvRelay(
+      kvB,
+      new KvWriter(kvB, limits),
+      limits,
+      (channel, text) => gotB.push(`${channel}:${text}`),
+    );
     // Published before B's first poll, after B started: B delivers it.
     await relayA.publish("c", "just after B");
     const large = "x".repeat(100_000);

@@ -28,7 +28,7 @@
  */
 
 import { type Kv, type KvLimits, type Manifest, readChunks, writeChunks } from "./_denokv.ts";
-import { retryLocked } from "./_denokv_retry.ts";
+import type { KvWriter } from "./_denokv_writer.ts";
 import { log } from "../log.ts";
 
 /** How often the heads are read while messages move. */
@@ -92,13 +92,13 @@ interface Queued {
  *
  * @example
  * ```ts
- * const relay = new KvRelay(kv, limits, (channel, text) => bus.publishText(channel, text));
+ * const relay = new KvRelay(kv, new KvWriter(kv, limits), limits, (c, text) => bus.publishText(c, text));
  * await relay.publish("tether:events", JSON.stringify({ n: 1 }));
  * await relay.close();
  * ```
  */
 export class KvRelay {
-  #kvs: Kv[] = [];
+  #handles: { kv: Kv; writer: KvWriter }[] = [];
   #limits: KvLimits;
   #deliver: (channel: string, text: string) => void;
   #origin = crypto.randomUUID();
@@ -114,23 +114,31 @@ export class KvRelay {
   #polling: Promise<void> | null = null;
   #closed = false;
 
-  /** `deliver` receives every message another process published, with its channel. */
-  constructor(kv: Kv, limits: KvLimits, deliver: (channel: string, text: string) => void) {
-    this.#kvs.push(kv);
+  /**
+   * `deliver` receives every message another process published, with its channel. `writer` is
+   * the write queue of `kv`'s store: the relay's commits join its groups.
+   */
+  constructor(
+    kv: Kv,
+    writer: KvWriter,
+    limits: KvLimits,
+    deliver: (channel: string, text: string) => void,
+  ) {
+    this.#handles.push({ kv, writer });
     this.#limits = limits;
     this.#deliver = deliver;
     this.#schedule(0);
   }
 
-  /** Another handle on the same database, used once the first one closes. */
-  add(kv: Kv): void {
-    this.#kvs.push(kv);
+  /** Another handle on the same database (and its store's write queue), used once the first one closes. */
+  add(kv: Kv, writer: KvWriter): void {
+    this.#handles.push({ kv, writer });
   }
 
   /** Stops using a handle that is about to close; false when none is left. */
   drop(kv: Kv): boolean {
-    this.#kvs = this.#kvs.filter((k) => k !== kv);
-    return this.#kvs.length > 0;
+    this.#handles = this.#handles.filter((h) => h.kv !== kv);
+    return this.#handles.length > 0;
   }
 
   /** Commits a message for the other processes; resolves once it is in the database. */
@@ -150,7 +158,7 @@ export class KvRelay {
   }
 
   get #kv(): Kv {
-    return this.#kvs[0];
+    return this.#handles[0]?.kv;
   }
 
   async #write(): Promise<void> {
@@ -171,18 +179,18 @@ export class KvRelay {
           // Numbered before the commit: a commit that failed after all leaves a gap, never a reuse.
           const first = this.#next;
           this.#next += stored.length;
-          await retryLocked(() => {
-            const a = Date.now();
-            const op = this.#kv.atomic();
-            stored.forEach((l, i) =>
-              op.set([...MESSAGES, this.#origin, first + i], { l, a } satisfies Stored, {
-                expireIn: RELAY_KEEP_MS,
-              })
-            );
-            const head: Head = { n: first + stored.length - 1, a };
-            op.set([...HEADS, this.#origin], head, { expireIn: RELAY_KEEP_MS });
-            return op.commit();
-          });
+          // Through the store's write queue: under load the relay's keys ride in the commits of
+          // the turns' own writes instead of paying a commit (a sync to disk) of their own.
+          const a = Date.now();
+          const head: Head = { n: first + stored.length - 1, a };
+          await this.#handles[0].writer.raw([
+            ...stored.map((l, i) => ({
+              key: [...MESSAGES, this.#origin, first + i],
+              value: { l, a } satisfies Stored,
+              expireIn: RELAY_KEEP_MS,
+            })),
+            { key: [...HEADS, this.#origin], value: head, expireIn: RELAY_KEEP_MS },
+          ], stored.reduce((n, l) => n + l.reduce((m, item) => m + (item.t?.length ?? 0), 0), 0));
           for (const q of batch) q.done.resolve();
         } catch (error) {
           for (const q of batch) q.done.reject(error);

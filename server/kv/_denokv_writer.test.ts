@@ -143,3 +143,41 @@ test("a key the handle knows is written without a read, and a stale known versio
     kv.close();
   }
 });
+
+test("raw sets join the group of the commits queued beside them, and go alone when none is", async () => {
+  const { kv, limits } = await openKv(join(dir, "raw.db"));
+  let commits = 0;
+  const counting: Kv = {
+    get: (key) => kv.get(key),
+    getMany: (keys) => kv.getMany(keys),
+    list: (selector, options) => kv.list(selector, options),
+    close: () => kv.close(),
+    atomic: () => {
+      const op = kv.atomic();
+      const commit = op.commit.bind(op);
+      op.commit = () => (commits++, commit());
+      return op;
+    },
+  };
+  try {
+    const writer = new KvWriter(counting, limits);
+    const answers = await Promise.all([
+      writer.commit([{ key: ["r", "s"], version: null }], [{ key: ["r", "s"], value: 1 }]),
+      writer.raw([{ key: [false, "o", "x", 0], value: { l: [], a: 1 }, expireIn: 60_000 }], 0),
+      writer.commit([], [{ key: ["r", "t"], value: 2, fresh: true }]),
+    ]);
+    assert.ok(answers.every((a) => a !== null));
+    assert.equal(commits, 1, "one database commit for the three");
+    assert.equal(answers[1], answers[0], "the raw sets committed with the rest");
+    assert.deepEqual(
+      (await kv.get([false, "o", "x", 0])).value,
+      { l: [], a: 1 },
+      "stored as given",
+    );
+    assert.ok(await ok(writer.raw([{ key: [false, "h", "x"], value: { n: 0, a: 1 } }], 0)));
+    assert.equal(commits, 2);
+    assert.deepEqual((await kv.get([false, "h", "x"])).value, { n: 0, a: 1 });
+  } finally {
+    kv.close();
+  }
+});

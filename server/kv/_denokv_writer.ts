@@ -18,10 +18,24 @@
  * @module
  */
 
-import { deleteChunks, isManifest, type Kv, type KvLimits, type Manifest } from "./_denokv.ts";
+import {
+  deleteChunks,
+  isManifest,
+  type Kv,
+  type KvKey,
+  type KvLimits,
+  type Manifest,
+} from "./_denokv.ts";
 import { KnownVersions } from "./_denokv_known.ts";
 import { checksHold, commitAlone, INLINE_BUDGET, prepare, type Write } from "./_denokv_commit.ts";
 import type { Check, Mutation } from "./store.ts";
+
+/** A key written as it is, outside the store's envelopes (the relay's own keys, `raw()`). */
+export interface RawSet {
+  key: KvKey;
+  value: unknown;
+  expireIn?: number;
+}
 
 interface Job {
   checks: readonly Check[];
@@ -32,6 +46,8 @@ interface Job {
   keys: string[];
   alone: boolean;
   bytes: number;
+  /** Keys set as they are, beside `writes` (none checked, none read). */
+  raw?: readonly RawSet[];
   resolve(versionstamp: string | null): void;
   reject(error: unknown): void;
 }
@@ -84,6 +100,28 @@ export class KvWriter {
     });
   }
 
+  /**
+   * Sets `sets` as they are (no envelope, no codec), with the next group: keys no store read
+   * meets and no other job writes, such as the relay's. `chars` is what their values hold in
+   * text, for the group's byte budget. Resolves the versionstamp.
+   */
+  raw(sets: readonly RawSet[], chars: number): Promise<string | null> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({
+        checks: [],
+        checkIds: [],
+        writes: [],
+        keys: sets.map((r) => JSON.stringify(r.key)),
+        alone: false,
+        bytes: chars,
+        raw: sets,
+        resolve,
+        reject,
+      });
+      if (!this.#running) this.#drain();
+    });
+  }
+
   async #drain(): Promise<void> {
     this.#running = true;
     try {
@@ -124,7 +162,7 @@ export class KvWriter {
       const job = queue[i];
       const fits = !job.alone && job.keys.every((k) => !taken.has(k)) &&
         checks + job.checks.length <= this.#limits.checks &&
-        mutations + job.writes.length <= this.#limits.mutations &&
+        mutations + job.writes.length + (job.raw?.length ?? 0) <= this.#limits.mutations &&
         bytes + job.bytes <= INLINE_BUDGET;
       // A job left behind still holds its keys, so no later job on them overtakes it.
       for (const k of job.keys) taken.add(k);
@@ -134,7 +172,7 @@ export class KvWriter {
       }
       group.push(job);
       checks += job.checks.length;
-      mutations += job.writes.length;
+      mutations += job.writes.length + (job.raw?.length ?? 0);
       bytes += job.bytes;
     }
     this.#queue = rest;
@@ -143,6 +181,12 @@ export class KvWriter {
 
   async #alone(job: Job): Promise<void> {
     try {
+      if (job.raw) {
+        const op = this.#kv.atomic();
+        for (const r of job.raw) setRaw(op, r);
+        const { ok, versionstamp } = await op.commit();
+        return job.resolve(ok ? versionstamp! : null);
+      }
       job.resolve(await commitAlone(this.#kv, this.#limits, job.checks, job.writes, this.#known));
     } catch (error) {
       job.reject(error);
@@ -196,6 +240,7 @@ export class KvWriter {
           continue;
         }
         members.push(job);
+        for (const r of job.raw ?? []) setRaw(op, r);
         job.checks.forEach((check, i) =>
           op.check({ key: check.key, versionstamp: mine[i].versionstamp })
         );
@@ -244,4 +289,8 @@ export class KvWriter {
   async #oneByOne(jobs: Job[]): Promise<void> {
     for (const job of jobs) await this.#alone(job);
   }
+}
+
+function setRaw(op: ReturnType<Kv["atomic"]>, r: RawSet): void {
+  op.set(r.key, r.value, r.expireIn === undefined ? undefined : { expireIn: r.expireIn });
 }

@@ -92,18 +92,20 @@ export async function denoKvStore(path: string | null = DEFAULT_DENOKV_PATH): Pr
     ? `:memory:${crypto.randomUUID()}`
     : resolve(path);
   const multi = path !== ":memory:";
+  const known = new KnownVersions();
+  const writer = new KvWriter(kv, limits, known);
   let shared = buses.get(id);
   if (shared === undefined) {
     const bus = new Bus();
     const relay = multi
-      ? new KvRelay(kv, limits, (channel, text) => bus.publishText(channel, text))
+      ? new KvRelay(kv, writer, limits, (channel, text) => bus.publishText(channel, text))
       : null;
     buses.set(id, shared = { bus, refs: 0, relay });
   } else {
-    shared.relay?.add(kv);
+    shared.relay?.add(kv, writer);
   }
   shared.refs++;
-  return new DenoKvStore(kv, limits, id, shared, multi);
+  return new DenoKvStore(kv, limits, id, shared, multi, { known, writer });
 }
 
 class DenoKvStore implements Store {
@@ -118,16 +120,22 @@ class DenoKvStore implements Store {
   #writer: KvWriter;
   #closed = false;
 
-  constructor(kv: Kv, limits: KvLimits, id: string, shared: Shared, multi: boolean) {
+  constructor(
+    kv: Kv,
+    limits: KvLimits,
+    id: string,
+    shared: Shared,
+    multi: boolean,
+    queue: { known: KnownVersions; writer: KvWriter },
+  ) {
     this.capabilities = { shared: multi, durable: multi };
     this.#kv = kv;
     this.#limits = limits;
     this.#id = id;
     this.#bus = shared.bus;
     this.#relay = shared.relay;
-    const known = new KnownVersions();
-    this.#reader = new KvReader(kv, limits, known);
-    this.#writer = new KvWriter(kv, limits, known);
+    this.#reader = new KvReader(kv, limits, queue.known);
+    this.#writer = queue.writer;
   }
 
   async get<T = unknown>(key: Key): Promise<Entry<T> | null> {
