@@ -5,7 +5,8 @@ import type { StoredMessage } from "../session/records.ts";
 import { OMITTED_NOTE, UNCHANGED_NOTE } from "./blocks.ts";
 import { planCompaction } from "./compact.ts";
 import { initialState } from "./state.ts";
-import { itemsOf, lastContext, viewOf } from "./view.ts";
+import { SETTLED } from "../session/_settled.ts";
+import { itemsOf, lastContext, lastPageShown, viewOf } from "./view.ts";
 
 const page = (n: number) =>
   `<host_context>\nview: tracker\ndata:\n  page: ${n}${" x".repeat(2_000)}\n</host_context>`;
@@ -131,4 +132,55 @@ test("a session whose page was only in summarised turns gets it in the summary m
   assert.equal(plan.state.current, null);
   const view = viewOf(itemsOf(past), { ...plan.state, summary: "s" });
   assert.match(JSON.stringify(view[0]), /page: 8/);
+});
+
+/** Frozen deep and marked settled, as messages read back from the store are. */
+function settle<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) settle(child);
+    Object.freeze(value);
+    SETTLED.add(value);
+  }
+  return value;
+}
+
+test("the last page shown, found without building the view, is the view's at every length and state", () => {
+  const past: { seq: number; message: StoredMessage }[] = [];
+  for (let t = 0; t < 12; t++) {
+    past.push(user(2 * t, `${t % 4 === 0 ? page(t) : UNCHANGED_NOTE}\n\nclose ${t}`));
+    past.push(assistant(2 * t + 1, "ok", t % 3 === 0 ? page(100 + t) : `no page ${t}`));
+  }
+  settle(past);
+  const plan = planCompaction(itemsOf(past), initialState(), limits)!;
+  const states = [
+    initialState(),
+    { ...plan.state, summary: "s" },
+    { ...plan.state, summary: "s", current: null, context: page(7) },
+    initialState(),
+  ];
+  let pages = 0;
+  for (const state of states) {
+    // Twice each: the second walk stops at answers the first one remembered.
+    for (const _ of [1, 2]) {
+      for (let n = 1; n <= past.length; n++) {
+        const slice = past.slice(0, n);
+        const expected = lastContext(viewOf(itemsOf(slice), state));
+        if (expected !== null) pages++;
+        assert.equal(lastPageShown(slice, undefined, state), expected, `${n} messages`);
+      }
+    }
+  }
+  assert.ok(pages > 100, "most lengths show a page");
+  const current = {
+    seq: 99,
+    steps: [
+      { role: "user", content: [{ type: "text", text: page(500) }] },
+      { role: "assistant", content: "done" },
+    ] as ModelMessage[],
+  };
+  assert.equal(lastPageShown(past, current, initialState()), page(500));
+  assert.equal(
+    lastPageShown(past, { seq: 99, steps: [current.steps[1]] }, initialState()),
+    lastContext(viewOf(itemsOf(past), initialState())),
+  );
 });

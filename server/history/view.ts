@@ -10,6 +10,7 @@
  * @module
  */
 import type { ModelMessage, ToolResultPart } from "ai";
+import { SETTLED } from "../session/_settled.ts";
 import type { StoredMessage } from "../session/records.ts";
 import { fence } from "../turn/prompt.ts";
 import { blocksOf, mapBlocks, OMITTED_NOTE, userTexts } from "./blocks.ts";
@@ -192,4 +193,83 @@ function fullBlockOf(message: ModelMessage): string | null {
   }
   fullBlocks.set(message, found);
   return found;
+}
+
+// What the view of a stored message and everything before it shows depends on those messages,
+// which never change once stored, and on the state's compaction fields: keyed by them.
+const fingerprints = new WeakMap<HistoryState, string>();
+const shownUpTo = new WeakMap<StoredMessage, { fingerprint: string; page: string | null }>();
+
+function fingerprintOf(state: HistoryState): string {
+  let known = fingerprints.get(state);
+  if (known === undefined) {
+    const { from, frozen, current, context, results_from, summary, compactions } = state;
+    known = JSON.stringify([from, frozen, current, context, results_from, summary, compactions]);
+    fingerprints.set(state, known);
+  }
+  return known;
+}
+
+/**
+ * `lastContext(viewOf(itemsOf(past, current), state))` without building the view: the walk
+ * back stops at the first page shown in full, or at a settled stored message (`SETTLED`) whose
+ * answer under the same compaction fields is remembered, so a page that never changes costs
+ * each message one look once, not at every turn.
+ *
+ * @example
+ * ```ts
+ * if (lastPageShown(loaded.messages, undefined, state) === block) content = UNCHANGED_NOTE;
+ * ```
+ */
+export function lastPageShown(
+  past: readonly { seq: number; message: StoredMessage }[],
+  current: { seq: number; steps: readonly ModelMessage[] } | undefined,
+  state: HistoryState,
+): string | null {
+  const seen = (item: Item) => {
+    const message = shorten(item, state);
+    return message === null ? null : fullBlockOf(message);
+  };
+  if (current) {
+    for (let step = current.steps.length - 1; step >= 0; step--) {
+      const page = seen({
+        pos: { seq: current.seq, step },
+        message: current.steps[step],
+        turnStart: false,
+      });
+      if (page !== null) return page;
+    }
+  }
+  const fingerprint = fingerprintOf(state);
+  const walked: StoredMessage[] = [];
+  let page: string | null | undefined;
+  for (let i = past.length - 1; i >= 0 && page === undefined; i--) {
+    const { seq, message } = past[i];
+    const known = shownUpTo.get(message);
+    if (known?.fingerprint === fingerprint) {
+      page = known.page;
+      break;
+    }
+    walked.push(message);
+    if (message.role === "user") {
+      const pos = { seq, step: 0 };
+      if (compare(pos, state.from) < 0) break;
+      page = seen({ pos, message: message.model, turnStart: true }) ?? undefined;
+    } else {
+      for (let step = message.steps.length - 1; step >= 0 && page === undefined; step--) {
+        const pos = { seq, step };
+        if (compare(pos, state.from) < 0) break;
+        page = seen({ pos, message: message.steps[step], turnStart: false }) ?? undefined;
+      }
+    }
+  }
+  if (page === undefined) {
+    // Nothing after the summary shows a page in full: the summary message may.
+    const summary = summaryMessage(state);
+    page = summary === null ? null : fullBlockOf(summary);
+  }
+  for (const message of walked) {
+    if (SETTLED.has(message)) shownUpTo.set(message, { fingerprint, page });
+  }
+  return page;
 }

@@ -11,7 +11,7 @@ import type { RuntimeOptions } from "../config.ts";
 import { UNCHANGED_NOTE } from "../history/blocks.ts";
 import { messageTokens, textTokens } from "../history/estimate.ts";
 import { historyKey, type HistoryState, initialState } from "../history/state.ts";
-import { itemsOf, lastContext, viewOf } from "../history/view.ts";
+import { lastPageShown } from "../history/view.ts";
 import { TetherError } from "../http/errors.ts";
 import type { Mutation } from "../kv/store.ts";
 import { budgetOf } from "../model/budget.ts";
@@ -75,8 +75,8 @@ export function pageBlock(input: {
     ? extraActions(input.context, input.state?.actions)
     : [];
   const block = renderHostContext(input.context, input.screenshot, more);
-  const view = viewOf(itemsOf(input.past, input.current), input.state ?? initialState());
-  return lastContext(view) === block ? UNCHANGED_NOTE : block;
+  const shown = lastPageShown(input.past, input.current, input.state ?? initialState());
+  return shown === block ? UNCHANGED_NOTE : block;
 }
 
 /**

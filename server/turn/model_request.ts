@@ -36,6 +36,7 @@ import type { TurnTool } from "../tools/turn_tools.ts";
 import { type ModelCall, withLive } from "./_messages.ts";
 import { isLengthRefusal, isLostReference, providerErrorFields } from "./_provider_errors.ts";
 import { forProvider, withBreakpoints } from "./_request_messages.ts";
+import { splitPrompt } from "./_prompt_prefix.ts";
 import { resultParts } from "./_result_parts.ts";
 import { orderedTools, type ToolDefinition, unwrapCall } from "./_roster.ts";
 import { timed } from "./_timeouts.ts";
@@ -192,12 +193,19 @@ export class ModelRequests {
       const requestOptions = storeOff
         ? { ...model.profile.requestOptions, openai: { store: false } }
         : model.profile.requestOptions;
+      // The history before the last user message reaches the provider converted once a session.
+      const split = await splitPrompt(
+        this.#setup.sessionId,
+        input.model ?? model.model,
+        prepared.messages,
+        request.signal,
+      );
       const result = streamText({
-        model: input.model ?? model.model,
+        model: split.model,
         // Our own stable prompt, the only system message (it carries the cache breakpoint). Given
         // here, the SDK hands it to the provider without checking it against its message schema.
         system: prepared.system,
-        messages: prepared.messages,
+        messages: split.messages,
         tools: prepared.tools,
         maxOutputTokens: this.budget.outputTokens,
         ...(requestOptions ? { providerOptions: requestOptions as never } : {}),
