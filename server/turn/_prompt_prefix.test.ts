@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { type ModelMessage, streamText } from "ai";
 import type { LanguageModelV3CallOptions, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { scriptedModel } from "../testing/scripted_model.ts";
-import { MIN_KEPT, splitPrompt } from "./_prompt_prefix.ts";
+import { KEPT_CHARS, KEPT_PROMPTS, keptPrompts, MIN_KEPT, splitPrompt } from "./_prompt_prefix.ts";
 
 /** One exchange: a question, a tool call, its result and an answer. */
 function exchange(i: number): ModelMessage[] {
@@ -92,7 +92,13 @@ test("a history the SDK would refuse is sent whole, and the SDK's error stands",
   assert.equal(split.model, model, "the model as it was");
   assert.equal(split.messages, history, "the messages whole");
   let error: unknown;
-  const result = streamText({ model, messages: history, onError: (e) => (error = e.error) });
+  const result = streamText({
+    model,
+    messages: history,
+    onError: (e) => {
+      error = e.error;
+    },
+  });
   await result.consumeStream();
   assert.match(String((error as Error)?.name ?? error), /MissingToolResults/);
 });
@@ -103,4 +109,38 @@ test("short histories are given whole", async () => {
   const split = await splitPrompt("s-short", model, history);
   assert.equal(split.model, model);
   assert.equal(split.messages, history);
+});
+
+test("what is kept is bounded in sessions and in characters", async () => {
+  const model = scriptedModel([{ text: "ok" }]);
+  const history: ModelMessage[] = [];
+  for (let i = 0; i < 10; i++) history.push(...exchange(i));
+  history.push({ role: "user", content: "next" });
+  for (let s = 0; s < KEPT_PROMPTS + 20; s++) await splitPrompt(`many-${s}`, model, history);
+  assert.equal(keptPrompts().sessions, KEPT_PROMPTS);
+  // One session larger than the whole allowance is split for its request, never kept.
+  const before = keptPrompts();
+  const large: ModelMessage[] = [];
+  for (let i = 0; i < 40; i++) {
+    large.push({ role: "user", content: "x".repeat(KEPT_CHARS / 20) }, {
+      role: "assistant",
+      content: "ok",
+    });
+  }
+  large.push({ role: "user", content: "and?" });
+  const split = await splitPrompt("large", model, large);
+  assert.equal(split.messages.length, 1, "the request is still split");
+  assert.deepEqual(keptPrompts(), before);
+  // Characters count: sessions of about a tenth of the allowance each, a dozen of them.
+  const tenth: ModelMessage[] = [];
+  for (let i = 0; i < 18; i++) {
+    tenth.push({ role: "user", content: "y".repeat(KEPT_CHARS / 200) }, {
+      role: "assistant",
+      content: "ok",
+    });
+  }
+  tenth.push({ role: "user", content: "and?" });
+  for (let s = 0; s < 12; s++) await splitPrompt(`tenth-${s}`, model, tenth);
+  assert.ok(keptPrompts().chars > KEPT_CHARS / 2, "most of the allowance in use");
+  assert.ok(keptPrompts().chars <= KEPT_CHARS);
 });

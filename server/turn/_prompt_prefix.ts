@@ -38,10 +38,14 @@ import type {
   LanguageModelV3CallOptions,
   LanguageModelV3Prompt,
 } from "@ai-sdk/provider";
-import { BoundedMap } from "../bounded_map.ts";
 
-/** Sessions whose converted history a process keeps; older ones are converted again when next asked. */
+/**
+ * Sessions whose converted history a process keeps, and the characters (as JSON) of the
+ * messages converted in all; past either, the sessions used longest ago are dropped, and
+ * converted again from the start when next asked.
+ */
 export const KEPT_PROMPTS = 500;
+export const KEPT_CHARS = 8_000_000;
 /** Histories with fewer messages than this before their last user message are given whole. */
 export const MIN_KEPT = 32;
 
@@ -52,13 +56,41 @@ interface Kept {
   sources: readonly ModelMessage[];
   converted: LanguageModelV3Prompt;
   /**
-   * Where each piece ends, in `sources` and in `converted`, ascending from `[0, 0]`: each
-   * piece ends before a user message, so its conversion stands whatever follows it.
+   * Where each piece ends, in `sources` and in `converted`, with the characters up to there,
+   * ascending from `[0, 0, 0]`: each piece ends before a user message, so its conversion
+   * stands whatever follows it.
    */
-  bounds: [source: number, converted: number][];
+  bounds: [source: number, converted: number, chars: number][];
+  /** The characters of `sources` as JSON. */
+  chars: number;
 }
 
-const kept = new BoundedMap<string, Kept>(KEPT_PROMPTS);
+// In the order last used (a few hundred entries at most, so a Map's own order will do).
+const kept = new Map<string, Kept>();
+let keptChars = 0;
+
+function forget(sessionId: string): void {
+  const entry = kept.get(sessionId);
+  if (entry === undefined) return;
+  kept.delete(sessionId);
+  keptChars -= entry.chars;
+}
+
+function keep(sessionId: string, entry: Kept): void {
+  forget(sessionId);
+  if (entry.chars > KEPT_CHARS) return;
+  kept.set(sessionId, entry);
+  keptChars += entry.chars;
+  for (const oldest of kept.keys()) {
+    if (keptChars <= KEPT_CHARS && kept.size <= KEPT_PROMPTS) break;
+    forget(oldest);
+  }
+}
+
+/** How many sessions and characters are kept now (for tests). */
+export function keptPrompts(): { sessions: number; chars: number } {
+  return { sessions: kept.size, chars: keptChars };
+}
 
 /** What one request hands `streamText`: the model to call and the messages to give it. */
 export interface SplitRequest {
@@ -91,8 +123,9 @@ export async function splitPrompt(
     Object.entries(supportedUrls).map(([type, patterns]) => [type, patterns.map(String)]),
   );
   const before = kept.get(sessionId);
-  let bounds: [number, number][] = [[0, 0]];
+  let bounds: [number, number, number][] = [[0, 0, 0]];
   let converted: LanguageModelV3Prompt = [];
+  let chars = 0;
   if (before && before.urls === urls) {
     const n = Math.min(before.sources.length, cut);
     let same = 0;
@@ -101,15 +134,17 @@ export async function splitPrompt(
     while (before.bounds[b][0] > same) b--;
     bounds = b === before.bounds.length - 1 ? before.bounds : before.bounds.slice(0, b + 1);
     const length = bounds[b][1];
+    chars = bounds[b][2];
     converted = length === before.converted.length
       ? before.converted
       : before.converted.slice(0, length);
   }
-  let from = bounds[bounds.length - 1][0];
+  const from = bounds[bounds.length - 1][0];
   if (from < cut) {
     try {
       // The new messages as one piece, ending before the last user message.
       const piece = messages.slice(from, cut);
+      chars += JSON.stringify(piece).length;
       if (piece.some((m) => m.role === "system" || !modelMessageSchema.safeParse(m).success)) {
         throw new Error("not a message the SDK takes");
       }
@@ -120,13 +155,14 @@ export async function splitPrompt(
         abortSignal: signal,
       });
       converted = converted.concat(more);
-      bounds = [...bounds, [cut, converted.length]];
-      from = cut;
+      bounds = [...bounds, [cut, converted.length, chars]];
     } catch {
-      kept.delete(sessionId);
+      forget(sessionId);
       return { model, messages };
     }
-    kept.set(sessionId, { urls, sources: messages.slice(0, cut), converted, bounds });
+    keep(sessionId, { urls, sources: messages.slice(0, cut), converted, bounds, chars });
+  } else if (before) {
+    keep(sessionId, before);
   }
   return { model: withPrefix(model, converted), messages: messages.slice(cut) };
 }

@@ -378,8 +378,10 @@ describe("the demo as npm start composes it", () => {
     // A message typed while the runtime is away is kept, to send again with one click.
     await chat.locator("textarea").fill("close it");
     await chat.locator("textarea").press("Enter");
+    // The page builds its context before the send fails; with four suites' browsers on two
+    // cores that once took longer than 15 s.
     await chat.locator("[part=error] [part=retry]", { hasText: "Send again" }).waitFor({
-      timeout: 15_000,
+      timeout: 40_000,
     });
     running = await start(dir, port);
     await waitConnected(page);
