@@ -8,6 +8,7 @@ import { test } from "node:test";
 import { type ModelMessage, streamText } from "ai";
 import type { LanguageModelV3CallOptions, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { scriptedModel } from "../testing/scripted_model.ts";
+import { withBreakpoints } from "./_request_messages.ts";
 import { KEPT_CHARS, KEPT_PROMPTS, keptPrompts, MIN_KEPT, splitPrompt } from "./_prompt_prefix.ts";
 
 /** One exchange: a question, a tool call, its result and an answer. */
@@ -143,4 +144,22 @@ test("what is kept is bounded in sessions and in characters", async () => {
   for (let s = 0; s < 12; s++) await splitPrompt(`tenth-${s}`, model, tenth);
   assert.ok(keptPrompts().chars > KEPT_CHARS / 2, "most of the allowance in use");
   assert.ok(keptPrompts().chars <= KEPT_CHARS);
+});
+
+test("with cache breakpoints (a summary first), the history before the turn is still converted once", async () => {
+  const history: ModelMessage[] = [{ role: "user", content: "<conversation_summary>…" }];
+  for (let i = 0; i < 12; i++) history.push(...exchange(i));
+  const prompts: LanguageModelV3Prompt[] = [];
+  for (let request = 0; request < 3; request++) {
+    history.push({ role: "user", content: `next ${request}` });
+    const marks = { summary: true, turnStart: history.length - 1 };
+    const messages = withBreakpoints(history, marks, 4);
+    assert.equal(messages[0], withBreakpoints(history, marks, 4)[0], "one marked copy a message");
+    const split = await received(messages, "s-marked");
+    assert.deepEqual(split, await received(messages));
+    prompts.push(split);
+    history.push(...exchange(200 + request).slice(1));
+  }
+  assert.equal(prompts[2][1], prompts[0][1], "the marked summary converted once");
+  assert.equal(prompts[2][7], prompts[0][7]);
 });

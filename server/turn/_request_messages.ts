@@ -104,9 +104,21 @@ export function withBreakpoints(
   // The system prompt takes one; the newest marks matter most.
   const kept = [...marks].sort((a, b) => a - b).slice(-Math.max(0, max - 1));
   if (!kept.length) return messages;
-  return messages.map((m, i) =>
-    kept.includes(i)
-      ? ({ ...m, providerOptions: { ...m.providerOptions, ...BREAKPOINT } } as ModelMessage)
-      : m
-  );
+  return messages.map((m, i) => kept.includes(i) ? marked(m) : m);
+}
+
+// One marked copy per message, so a message that keeps its mark is the same object in every
+// request (what `_prompt_prefix.ts` reuses its conversion by).
+const copies = new WeakMap<ModelMessage, ModelMessage>();
+
+function marked(message: ModelMessage): ModelMessage {
+  let copy = copies.get(message);
+  if (copy === undefined) {
+    copy = {
+      ...message,
+      providerOptions: { ...message.providerOptions, ...BREAKPOINT },
+    } as ModelMessage;
+    copies.set(message, copy);
+  }
+  return copy;
 }
