@@ -169,8 +169,9 @@ export class KvRelay {
         let count = 0;
         while (count < Math.min(PER_COMMIT, this.#queue.length)) {
           const text = this.#queue[count].text;
-          chars += text.length > INLINE_CHARS ? 0 : text.length;
-          if (count > 0 && chars > COMMIT_CHARS) break;
+          const inline = text.length > INLINE_CHARS ? 0 : text.length;
+          if (count > 0 && chars + inline > COMMIT_CHARS) break;
+          chars += inline;
           count++;
         }
         const batch = this.#queue.splice(0, count);
@@ -190,7 +191,7 @@ export class KvRelay {
               expireIn: RELAY_KEEP_MS,
             })),
             { key: [...HEADS, this.#origin], value: head, expireIn: RELAY_KEEP_MS },
-          ], stored.reduce((n, l) => n + l.reduce((m, item) => m + (item.t?.length ?? 0), 0), 0));
+          ], chars);
           for (const q of batch) q.done.resolve();
         } catch (error) {
           for (const q of batch) q.done.reject(error);

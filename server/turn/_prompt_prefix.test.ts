@@ -112,6 +112,16 @@ test("short histories are given whole", async () => {
   assert.equal(split.messages, history);
 });
 
+/** `count` questions of `chars` characters, each answered, then one more question. */
+function questions(count: number, chars: number): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (let i = 0; i < count; i++) {
+    out.push({ role: "user", content: "x".repeat(chars) }, { role: "assistant", content: "ok" });
+  }
+  out.push({ role: "user", content: "and?" });
+  return out;
+}
+
 test("what is kept is bounded in sessions and in characters", async () => {
   const model = scriptedModel([{ text: "ok" }]);
   const history: ModelMessage[] = [];
@@ -121,26 +131,12 @@ test("what is kept is bounded in sessions and in characters", async () => {
   assert.equal(keptPrompts().sessions, KEPT_PROMPTS);
   // One session larger than the whole allowance is split for its request, never kept.
   const before = keptPrompts();
-  const large: ModelMessage[] = [];
-  for (let i = 0; i < 40; i++) {
-    large.push({ role: "user", content: "x".repeat(KEPT_CHARS / 20) }, {
-      role: "assistant",
-      content: "ok",
-    });
-  }
-  large.push({ role: "user", content: "and?" });
+  const large = questions(40, KEPT_CHARS / 20);
   const split = await splitPrompt("large", model, large);
   assert.equal(split.messages.length, 1, "the request is still split");
   assert.deepEqual(keptPrompts(), before);
   // Characters count: sessions of about a tenth of the allowance each, a dozen of them.
-  const tenth: ModelMessage[] = [];
-  for (let i = 0; i < 18; i++) {
-    tenth.push({ role: "user", content: "y".repeat(KEPT_CHARS / 200) }, {
-      role: "assistant",
-      content: "ok",
-    });
-  }
-  tenth.push({ role: "user", content: "and?" });
+  const tenth = questions(18, KEPT_CHARS / 200);
   for (let s = 0; s < 12; s++) await splitPrompt(`tenth-${s}`, model, tenth);
   assert.ok(keptPrompts().chars > KEPT_CHARS / 2, "most of the allowance in use");
   assert.ok(keptPrompts().chars <= KEPT_CHARS);

@@ -8,8 +8,9 @@
  * before (`server/history/view.ts`), so the part before the request's last
  * user message is checked and converted once, by the SDK's own functions,
  * and kept per session in this process; `streamText` is given the messages
- * from that user message on, and the model it calls puts the kept part back
- * between the system prompt and them. The provider receives the prompt the
+ * from that user message on, and the model it calls (the SDK's
+ * `wrapLanguageModel`) puts the kept part back between the system prompt and
+ * them. The provider receives the prompt the
  * SDK would have built from the whole list:
  *
  * - the kept part is converted in pieces that each end before a user
@@ -31,13 +32,9 @@
  *
  * @module
  */
-import { type ModelMessage, modelMessageSchema } from "ai";
+import { type ModelMessage, modelMessageSchema, wrapLanguageModel } from "ai";
 import { convertToLanguageModelPrompt } from "ai/internal";
-import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3Prompt,
-} from "@ai-sdk/provider";
+import type { LanguageModelV3, LanguageModelV3Prompt } from "@ai-sdk/provider";
 
 /**
  * Sessions whose converted history a process keeps, and the characters (as JSON) of the
@@ -169,21 +166,19 @@ export async function splitPrompt(
 
 /** `model`, with `prefix` put between the system messages of each prompt and the rest. */
 function withPrefix(model: LanguageModelV3, prefix: LanguageModelV3Prompt): LanguageModelV3 {
-  const whole = (options: LanguageModelV3CallOptions): LanguageModelV3CallOptions => {
-    const prompt = options.prompt;
-    let system = 0;
-    while (system < prompt.length && prompt[system].role === "system") system++;
-    return {
-      ...options,
-      prompt: [...prompt.slice(0, system), ...prefix, ...prompt.slice(system)],
-    };
-  };
-  return {
-    specificationVersion: model.specificationVersion,
-    provider: model.provider,
-    modelId: model.modelId,
-    supportedUrls: model.supportedUrls,
-    doGenerate: (options) => model.doGenerate(whole(options)),
-    doStream: (options) => model.doStream(whole(options)),
-  };
+  return wrapLanguageModel({
+    model,
+    middleware: {
+      specificationVersion: "v3",
+      transformParams: ({ params }) => {
+        const prompt = params.prompt;
+        let system = 0;
+        while (system < prompt.length && prompt[system].role === "system") system++;
+        return Promise.resolve({
+          ...params,
+          prompt: [...prompt.slice(0, system), ...prefix, ...prompt.slice(system)],
+        });
+      },
+    },
+  });
 }
