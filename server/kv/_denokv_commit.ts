@@ -30,6 +30,7 @@ import {
   writeChunks,
 } from "./_denokv.ts";
 import type { KnownVersions } from "./_denokv_known.ts";
+import type { Sole } from "./_denokv_sole.ts";
 import type { Check, Key, Mutation } from "./store.ts";
 
 const RETRY = Symbol("retry");
@@ -47,12 +48,16 @@ export interface Write {
   chunk: boolean;
   /** Written to a key never written before (`Mutation.fresh`): nothing to read or guard. */
   fresh: boolean;
+  /** Only other processes read it (`Mutation.forOthers`): kept in memory while the file is held. */
+  others: boolean;
   manifest?: Manifest;
 }
 
 /**
  * Applies prepared writes if every check holds, chunking large values; see the module doc.
- * Resolves the commit's versionstamp, or null when a check failed.
+ * Resolves the commit's versionstamp, or null when a check failed, or "gate" when the file is
+ * held by another store now (wait for `sole.writable()`, then try again). With `sole`, writes
+ * kept in memory are checked as kept, and go to the database like any other.
  *
  * @example
  * ```ts
@@ -65,7 +70,8 @@ export async function commitAlone(
   checks: readonly Check[],
   writes: Write[],
   known?: KnownVersions,
-): Promise<string | null> {
+  sole?: Sole,
+): Promise<string | null | "gate"> {
   const chunked = writes.filter((w) => w.chunk);
   let committed = false;
   try {
@@ -73,9 +79,9 @@ export async function commitAlone(
       w.manifest = await writeChunks(kv, limits, w.text!, w.expireIn);
     }
     for (let round = 0; round < 100; round++) {
-      const result = await attempt(kv, limits, checks, writes, known);
+      const result = await attempt(kv, limits, checks, writes, known, sole);
       if (result === RETRY) continue;
-      committed = result !== null;
+      committed = result !== null && result !== "gate";
       return result;
     }
     throw new Error(
@@ -127,6 +133,7 @@ export function prepare(
       expireIn,
       chunk: text !== undefined && storedBytes(text) > INLINE_BYTES,
       fresh: m.fresh === true,
+      others: m.forOthers === true,
     });
   }
   if (byKey.size > limits.mutations) {
@@ -174,8 +181,15 @@ async function attempt(
   checks: readonly Check[],
   writes: Write[],
   known?: KnownVersions,
-): Promise<string | null | typeof RETRY> {
+  sole?: Sole,
+): Promise<string | null | "gate" | typeof RETRY> {
   const checkIds = checks.map((c) => JSON.stringify(c.key));
+  if (sole) {
+    checks = checks.map((c, i) => ({
+      key: c.key,
+      version: sole.translate(checkIds[i], c.version),
+    }));
+  }
   const checked = new Set(checkIds);
   const unread = writes.filter((w) => !w.fresh);
   const keys = [...checks.map((c) => c.key), ...unread.map((w) => w.key)];
@@ -186,11 +200,17 @@ async function attempt(
     ])
     : await readRaw(kv, limits, keys);
   const now = Date.now();
-  if (!checksHold(checks, raw, now)) return null;
+  // A check on a key kept in memory is decided on what was kept.
+  const seen = sole?.holding
+    ? raw.map((r, i) => (i < checks.length ? sole.read(checkIds[i], now) ?? r : r))
+    : raw;
+  if (!checksHold(checks, seen, now)) return null;
   const op = kv.atomic();
-  let guards = checks.length;
+  // Alone on the file, the checks were decided above; otherwise the database decides them too.
+  const toDatabase = sole?.checked ?? true;
+  let guards = toDatabase ? checks.length : limits.checks;
   // An expired key still in the file is checked at its stored versionstamp.
-  for (let i = 0; i < checks.length; i++) {
+  for (let i = 0; toDatabase && i < checks.length; i++) {
     op.check({ key: checks[i].key, versionstamp: raw[i].versionstamp });
   }
   const replaced: Manifest[] = [];
@@ -211,13 +231,16 @@ async function attempt(
       op.set(w.key, envelope, w.expireIn === undefined ? undefined : { expireIn: w.expireIn });
     }
   }
+  sole?.guard(op, now);
   const { ok, versionstamp } = await op.commit();
   if (!ok) {
     // Whatever was known of these keys may be what made the commit fail: read them next time.
     for (const key of keys) known?.forget(key);
-    return RETRY;
+    return (await sole?.after(false)) ? "gate" : RETRY;
   }
+  await sole?.after(true, versionstamp);
   known?.wroteAll(writes, versionstamp);
+  if (sole?.tracking) { for (const w of writes) sole.wrote(w.id); }
   for (const manifest of replaced) await deleteChunks(kv, limits, manifest);
   return versionstamp!;
 }

@@ -98,7 +98,7 @@ interface Queued {
  * ```
  */
 export class KvRelay {
-  #handles: { kv: Kv; writer: KvWriter }[] = [];
+  #handles: { kv: Kv; writer: KvWriter; alone?: () => boolean }[] = [];
   #limits: KvLimits;
   #deliver: (channel: string, text: string) => void;
   #origin = crypto.randomUUID();
@@ -135,6 +135,16 @@ export class KvRelay {
     this.#handles.push({ kv, writer });
   }
 
+  /**
+   * Tells the relay how to know that `kv`'s store holds the database alone now
+   * (`_denokv_sole.ts`): while every handle's store does, nobody else is there to read a
+   * message, so none is written.
+   */
+  alone(kv: Kv, alone: () => boolean): void {
+    const handle = this.#handles.find((h) => h.kv === kv);
+    if (handle) handle.alone = alone;
+  }
+
   /** Stops using a handle that is about to close; false when none is left. */
   drop(kv: Kv): boolean {
     this.#handles = this.#handles.filter((h) => h.kv !== kv);
@@ -144,6 +154,9 @@ export class KvRelay {
   /** Commits a message for the other processes; resolves once it is in the database. */
   publish(channel: string, text: string): Promise<void> {
     this.#lastActivity = Date.now();
+    if (this.#handles.length && this.#handles.every((h) => h.alone?.() === true)) {
+      return Promise.resolve();
+    }
     return new Promise((resolve, reject) => {
       this.#queue.push({ channel, text, done: { resolve, reject } });
       if (!this.#writing) void this.#write();

@@ -15,6 +15,13 @@
  * one of its keys between the read and the commit), each member runs again
  * alone, so each gets exactly the answer it would have got alone.
  *
+ * With a `Sole` (a store on a file, `_denokv_sole.ts`) every commit also
+ * passes its gate: while the store holds the file alone, the commits' own
+ * checks are decided here and only the holder record is checked at the
+ * database, so a group is no longer bounded by Deno KV's checks per commit,
+ * and `forOthers` writes are kept in memory; otherwise each commit also
+ * checks that nobody holds the file, and waits while somebody does.
+ *
  * @module
  */
 
@@ -28,6 +35,8 @@ import {
 } from "./_denokv.ts";
 import { KnownVersions } from "./_denokv_known.ts";
 import { checksHold, commitAlone, INLINE_BUDGET, prepare, type Write } from "./_denokv_commit.ts";
+import type { Sole } from "./_denokv_sole.ts";
+import { log } from "../log.ts";
 import type { Check, Mutation } from "./store.ts";
 
 /** A key written as it is, outside the store's envelopes (the relay's own keys, `raw()`). */
@@ -48,8 +57,17 @@ interface Job {
   bytes: number;
   /** Keys set as they are, beside `writes` (none checked, none read). */
   raw?: readonly RawSet[];
-  resolve(versionstamp: string | null): void;
+  /**
+   * The version each write left its key at (null for a delete), in the order of `writes` (for
+   * raw sets, the commit's versionstamp alone); null when a check failed.
+   */
+  resolve(versions: (string | null)[] | null): void;
   reject(error: unknown): void;
+}
+
+/** The version each write of a committed commit left its key at. */
+function committedAt(writes: readonly Write[], versionstamp: string): (string | null)[] {
+  return writes.map((w) => (w.text === undefined ? null : versionstamp));
 }
 
 /**
@@ -67,15 +85,27 @@ export class KvWriter {
   #queue: Job[] = [];
   #running = false;
   #known: KnownVersions;
+  #sole: Sole | undefined;
 
-  constructor(kv: Kv, limits: KvLimits, known = new KnownVersions()) {
+  /**
+   * `sole`: the gate of a store on a file (its commits then keep one of Deno KV's checks for
+   * it); without one, commits go out as they are.
+   */
+  constructor(kv: Kv, limits: KvLimits, known = new KnownVersions(), sole?: Sole) {
     this.#kv = kv;
-    this.#limits = limits;
+    this.#limits = sole ? { ...limits, checks: limits.checks - 1 } : limits;
     this.#known = known;
+    this.#sole = sole;
   }
 
-  /** Applies `mutations` if every check holds (all or nothing); resolves the versionstamp, or null when a check failed. */
-  commit(checks: readonly Check[], mutations: readonly Mutation[]): Promise<string | null> {
+  /**
+   * Applies `mutations` if every check holds (all or nothing); resolves the version each
+   * mutation left its key at (null for a delete), in their order, or null when a check failed.
+   */
+  commit(
+    checks: readonly Check[],
+    mutations: readonly Mutation[],
+  ): Promise<(string | null)[] | null> {
     let writes: Write[];
     try {
       writes = prepare(this.#limits, checks, mutations);
@@ -93,11 +123,21 @@ export class KvWriter {
         keys: [...keys],
         alone: writes.some((w) => w.chunk),
         bytes: writes.reduce((n, w) => n + (w.text?.length ?? 0), 0),
-        resolve,
+        // A key written twice in one commit is one write: answer each mutation by its key.
+        resolve: writes.length === mutations.length ? resolve : (versions) => {
+          if (versions === null) return resolve(null);
+          const at = new Map(writes.map((w, i) => [w.id, versions[i]]));
+          resolve(mutations.map((m) => at.get(JSON.stringify(m.key)) ?? null));
+        },
         reject,
       });
-      if (!this.#running) this.#drain();
+      this.kick();
     });
+  }
+
+  /** Runs the queue unless it runs already (also for a yield, a claim or a renewal of the file). */
+  kick(): void {
+    if (!this.#running) void this.#drain();
   }
 
   /**
@@ -115,23 +155,31 @@ export class KvWriter {
         alone: false,
         bytes: chars,
         raw: sets,
-        resolve,
+        resolve: (versions) => resolve(versions?.[0] ?? null),
         reject,
       });
-      if (!this.#running) this.#drain();
+      this.kick();
     });
   }
 
   async #drain(): Promise<void> {
     this.#running = true;
+    const sole = this.#sole;
     try {
-      while (this.#queue.length) {
+      while (this.#queue.length || sole?.pending) {
         // One turn of the event loop first: commits that requests already on their way make
         // join this one, so a burst costs one database commit rather than several.
         await new Promise((resolve) => setImmediate(resolve));
+        if (sole) {
+          await sole.writable();
+          await sole.settle().catch((error) =>
+            log.warn("yielding, taking or renewing the Deno KV file failed; retrying", { error })
+          );
+          if (!this.#queue.length) break;
+        }
         const group = this.#take();
         if (group.length === 1) await this.#alone(group[0]);
-        else await this.#together(group);
+        else await this.#oneByOne(await this.#together(group));
       }
     } finally {
       this.#running = false;
@@ -154,15 +202,19 @@ export class KvWriter {
     let checks = 0;
     let mutations = 0;
     let bytes = 0;
+    // Alone on the file, a commit's own checks are decided here: none reaches the database.
+    const maxChecks = this.#sole?.checked === false ? Infinity : this.#limits.checks;
+    // Room for the holder record's renewal.
+    const maxMutations = this.#sole ? this.#limits.mutations - 1 : this.#limits.mutations;
     for (let i = 0; i < queue.length; i++) {
-      if (checks === this.#limits.checks) {
+      if (checks === maxChecks) {
         rest = rest.concat(queue.slice(i));
         break;
       }
       const job = queue[i];
       const fits = !job.alone && job.keys.every((k) => !taken.has(k)) &&
-        checks + job.checks.length <= this.#limits.checks &&
-        mutations + job.writes.length + (job.raw?.length ?? 0) <= this.#limits.mutations &&
+        checks + job.checks.length <= maxChecks &&
+        mutations + job.writes.length + (job.raw?.length ?? 0) <= maxMutations &&
         bytes + job.bytes <= INLINE_BUDGET;
       // A job left behind still holds its keys, so no later job on them overtakes it.
       for (const k of job.keys) taken.add(k);
@@ -180,29 +232,69 @@ export class KvWriter {
   }
 
   async #alone(job: Job): Promise<void> {
+    const sole = this.#sole;
     try {
       if (job.raw) {
+        // The relay's own keys: nobody else writes them, so they pass no gate.
         const op = this.#kv.atomic();
         for (const r of job.raw) setRaw(op, r);
         const { ok, versionstamp } = await op.commit();
-        return job.resolve(ok ? versionstamp! : null);
+        return job.resolve(ok ? [versionstamp!] : null);
       }
-      job.resolve(await commitAlone(this.#kv, this.#limits, job.checks, job.writes, this.#known));
+      if (!job.alone) {
+        // Alone as a group of one: a failed commit (a rival's write, the file taken) reads again.
+        for (let round = 0; round < 100; round++) {
+          if (sole) await sole.writable();
+          if (!(await this.#together([job])).length) return;
+        }
+        throw new Error(
+          "Deno KV commit lost 100 races with other writers of the same keys; try again.",
+        );
+      }
+      for (;;) {
+        if (sole) await sole.writable();
+        const versionstamp = await commitAlone(
+          this.#kv,
+          this.#limits,
+          job.checks,
+          job.writes,
+          this.#known,
+          sole,
+        );
+        if (versionstamp === "gate") continue;
+        return job.resolve(versionstamp === null ? null : committedAt(job.writes, versionstamp));
+      }
     } catch (error) {
       job.reject(error);
     }
   }
 
-  async #together(group: Job[]): Promise<void> {
+  /**
+   * Commits a group; answers the members whose commit failed at the database (each to run again
+   * alone), none when every member was answered.
+   */
+  async #together(group: Job[]): Promise<Job[]> {
     const kv = this.#kv;
+    const sole = this.#sole;
+    // Alone on the file: the commits' own checks are decided here, none at the database.
+    const checked = sole?.checked ?? true;
     try {
       // A key a commit both checks and writes is read once; a fresh key replaces nothing, so is
       // not read; a key known at the version checked (or, unchecked, at any) is not read either.
       const expect = new Map<string, string | null | undefined>();
       const keyOf = new Map<string, Write["key"]>();
       const ids: string[] = [];
-      for (const j of group) {
-        j.checks.forEach((c, i) => {
+      // Each job's checks, with a version answered while the file was held as it is now.
+      const checksOf = sole
+        ? group.map((j) =>
+          j.checks.map((c, i) => ({
+            key: c.key,
+            version: sole.translate(j.checkIds[i], c.version),
+          }))
+        )
+        : group.map((j) => j.checks);
+      group.forEach((j, g) => {
+        checksOf[g].forEach((c, i) => {
           const id = j.checkIds[i];
           expect.set(id, c.version);
           keyOf.set(id, c.key);
@@ -213,6 +305,16 @@ export class KvWriter {
           keyOf.set(w.id, w.key);
           ids.push(w.id);
         }
+      });
+      const now = Date.now();
+      // A key kept in memory is answered as kept: nothing to read underneath.
+      const held = new Map<string, ReturnType<Sole["read"]>>();
+      if (sole?.holding) {
+        for (const id of keyOf.keys()) {
+          const entry = sole.read(id, now);
+          if (entry !== undefined) held.set(id, entry);
+        }
+        for (const id of held.keys()) keyOf.delete(id);
       }
       const unique = [...keyOf.keys()];
       const read = await this.#known.read(
@@ -223,37 +325,55 @@ export class KvWriter {
         unique,
       );
       const byId = new Map(unique.map((id, i) => [id, read[i]]));
+      for (const [id, entry] of held) byId.set(id, entry!);
       const raw = ids.map((id) => byId.get(id)!);
-      const now = Date.now();
       const op = kv.atomic();
       const members: Job[] = [];
       const replaced: Manifest[] = [];
       // Guards on written keys, those holding chunks first: their chunks are deleted after the commit.
       const guards: { key: Write["key"]; versionstamp: string | null }[] = [];
+      // Writes kept in memory while the file is held, with what the database holds underneath.
+      const kept = new Map<Job, { at: number; base: string | null }[]>();
+      const keptIds = new Set<string>();
+      let toDatabase = false;
       let spare = this.#limits.checks;
       let at = 0;
-      for (const job of group) {
-        const read = job.checks.length + job.writes.filter((w) => !w.fresh).length;
+      group.forEach((job, g) => {
+        const checks = checksOf[g];
+        const read = checks.length + job.writes.filter((w) => !w.fresh).length;
         const mine = raw.slice(at, at += read);
-        if (!checksHold(job.checks, mine, now)) {
+        if (!checksHold(checks, mine, now)) {
           job.resolve(null);
-          continue;
+          return;
         }
         members.push(job);
-        for (const r of job.raw ?? []) setRaw(op, r);
-        job.checks.forEach((check, i) =>
-          op.check({ key: check.key, versionstamp: mine[i].versionstamp })
-        );
-        spare -= job.checks.length;
-        const checked = new Set(job.checkIds);
-        let old = job.checks.length;
-        for (const w of job.writes) {
+        if (job.raw) {
+          for (const r of job.raw) setRaw(op, r);
+          toDatabase = true;
+        }
+        if (checked) {
+          checks.forEach((check, i) =>
+            op.check({ key: check.key, versionstamp: mine[i].versionstamp })
+          );
+          spare -= checks.length;
+        }
+        const checkedIds = new Set(job.checkIds);
+        let old = checks.length;
+        job.writes.forEach((w, i) => {
           const { value, versionstamp } = w.fresh
             ? { value: null, versionstamp: null }
             : mine[old++];
+          if (sole?.holds(w.others)) {
+            let list = kept.get(job);
+            if (!list) kept.set(job, list = []);
+            list.push({ at: i, base: versionstamp });
+            keptIds.add(w.id);
+            return;
+          }
+          toDatabase = true;
           const chunked = isManifest(value);
           if (chunked) replaced.push(value);
-          if (!w.fresh && !checked.has(w.id)) {
+          if (checked && !w.fresh && !checkedIds.has(w.id)) {
             if (chunked) guards.unshift({ key: w.key, versionstamp });
             else guards.push({ key: w.key, versionstamp });
           }
@@ -267,22 +387,49 @@ export class KvWriter {
               w.expireIn === undefined ? undefined : { expireIn: w.expireIn },
             );
           }
+        });
+      });
+      if (!members.length) return [];
+      let versionstamp = "";
+      // Only writes kept in memory: no commit checks the hold, so it is read now and then.
+      if (!toDatabase && (await sole?.lostSince(now))) return members;
+      if (toDatabase) {
+        // Replacing more chunked values than the commit can guard could leak chunks: run alone.
+        // Alone already, it guards what fits (as `commitAlone` does): beyond, a chunk set may leak.
+        if (checked && replaced.length > spare && members.length > 1) return members;
+        for (const guard of checked ? guards.slice(0, spare) : []) op.check(guard);
+        sole?.guard(op, now);
+        const result = await op.commit();
+        if (!result.ok) {
+          for (const [id, key] of keyOf) this.#known.forget(key, id);
+          // Somebody holds the file now, or took it over: each waits, then runs alone.
+          await sole?.after(false);
+          return members;
         }
+        await sole?.after(true, result.versionstamp);
+        versionstamp = result.versionstamp!;
+        for (const job of members) this.#known.wroteAll(job.writes, versionstamp);
+        for (const manifest of replaced) await deleteChunks(kv, this.#limits, manifest);
       }
-      if (!members.length) return;
-      // Replacing more chunked values than the commit can guard could leak chunks: run alone.
-      if (replaced.length > spare) return await this.#oneByOne(members);
-      for (const guard of guards.slice(0, spare)) op.check(guard);
-      const { ok, versionstamp } = await op.commit();
-      if (!ok) {
-        for (const [id, key] of keyOf) this.#known.forget(key, id);
-        return await this.#oneByOne(members);
+      for (const job of members) {
+        if (job.raw) {
+          job.resolve([versionstamp]);
+          continue;
+        }
+        const versions = committedAt(job.writes, versionstamp);
+        for (const k of kept.get(job) ?? []) {
+          const w = job.writes[k.at];
+          versions[k.at] = sole!.keep(w.id, w.key, w.text, w.expireIn, k.base, now);
+        }
+        if (sole?.tracking) {
+          for (const w of job.writes) if (!keptIds.has(w.id)) sole.wrote(w.id);
+        }
+        job.resolve(versions);
       }
-      for (const job of members) this.#known.wroteAll(job.writes, versionstamp);
-      for (const manifest of replaced) await deleteChunks(kv, this.#limits, manifest);
-      for (const job of members) job.resolve(versionstamp!);
+      return [];
     } catch (error) {
       for (const job of group) job.reject(error);
+      return [];
     }
   }
 

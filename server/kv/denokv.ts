@@ -31,6 +31,7 @@ import {
   isManifest,
   type Kv,
   type KvEntryMaybe,
+  type KvKey,
   type KvLimits,
   openKv,
   readChunks,
@@ -40,6 +41,7 @@ import { KnownVersions } from "./_denokv_known.ts";
 import { KvRelay } from "./_denokv_relay.ts";
 import { KvReader } from "./_denokv_reader.ts";
 import { KvWriter } from "./_denokv_writer.ts";
+import { Sole } from "./_denokv_sole.ts";
 import type {
   Check,
   Entry,
@@ -93,7 +95,10 @@ export async function denoKvStore(path: string | null = DEFAULT_DENOKV_PATH): Pr
     : resolve(path);
   const multi = path !== ":memory:";
   const known = new KnownVersions();
-  const writer = new KvWriter(kv, limits, known);
+  // A file may be held alone (`_denokv_sole.ts`); Deno's own default database never is.
+  const queue: { writer?: KvWriter } = {};
+  const sole = multi && path !== null ? new Sole(kv, () => queue.writer?.kick()) : undefined;
+  const writer = queue.writer = new KvWriter(kv, limits, known, sole);
   let shared = buses.get(id);
   if (shared === undefined) {
     const bus = new Bus();
@@ -104,8 +109,10 @@ export async function denoKvStore(path: string | null = DEFAULT_DENOKV_PATH): Pr
   } else {
     shared.relay?.add(kv, writer);
   }
+  shared.relay?.alone(kv, () => sole?.alone === true);
   shared.refs++;
-  return new DenoKvStore(kv, limits, id, shared, multi, { known, writer });
+  sole?.start();
+  return new DenoKvStore(kv, limits, id, shared, multi, { known, writer, sole });
 }
 
 class DenoKvStore implements Store {
@@ -118,6 +125,7 @@ class DenoKvStore implements Store {
   #relay: KvRelay | null;
   #reader: KvReader;
   #writer: KvWriter;
+  #sole: Sole | undefined;
   #closed = false;
 
   constructor(
@@ -126,7 +134,7 @@ class DenoKvStore implements Store {
     id: string,
     shared: Shared,
     multi: boolean,
-    queue: { known: KnownVersions; writer: KvWriter },
+    queue: { known: KnownVersions; writer: KvWriter; sole?: Sole },
   ) {
     this.capabilities = { shared: multi, durable: multi };
     this.#kv = kv;
@@ -136,12 +144,17 @@ class DenoKvStore implements Store {
     this.#relay = shared.relay;
     this.#reader = new KvReader(kv, limits, queue.known);
     this.#writer = queue.writer;
+    this.#sole = queue.sole;
   }
 
   async get<T = unknown>(key: Key): Promise<Entry<T> | null> {
     this.#open();
     assertKey(key);
     assertKeySize(key);
+    if (this.#sole?.holding) {
+      const held = this.#sole.read(JSON.stringify(key), Date.now());
+      if (held !== undefined) return this.#decode<T>(held, Date.now()) as Promise<Entry<T> | null>;
+    }
     for (let attempt = 0; attempt < 10; attempt++) {
       const entry = await this.#decode<T>(await this.#reader.get(key), Date.now());
       if (entry !== RETRY) return entry;
@@ -159,6 +172,9 @@ class DenoKvStore implements Store {
     }
     const raw = await readRaw(this.#kv, this.#limits, keys);
     const now = Date.now();
+    if (this.#sole?.holding) {
+      keys.forEach((key, i) => (raw[i] = this.#sole!.read(JSON.stringify(key), now) ?? raw[i]));
+    }
     return await Promise.all(raw.map(async (entry, i) => {
       const decoded = await this.#decode<T>(entry, now);
       return decoded === RETRY ? this.get<T>(keys[i]) : decoded;
@@ -193,7 +209,12 @@ class DenoKvStore implements Store {
       : { prefix, start: pivot };
     const batchSize = Math.min(500, limit === Infinity ? 500 : limit + 1);
     const now = Date.now();
-    for await (const raw of this.#kv.list(selector, { reverse, batchSize })) {
+    // Keys kept in memory (`_denokv_sole.ts`) are listed as kept, merged in key order.
+    const held = this.#sole?.under(prefix, now) ?? [];
+    const listing = held.length
+      ? mergeHeld(this.#kv.list(selector, { reverse, batchSize }), held, reverse, pivot)
+      : this.#kv.list(selector, { reverse, batchSize });
+    for await (const raw of listing) {
       if (
         pivot !== undefined && !reverse && raw.key.length === pivot.length &&
         raw.key.at(-1) === after
@@ -216,10 +237,7 @@ class DenoKvStore implements Store {
     mutations: readonly Mutation[],
   ): Promise<(string | null)[] | null> {
     this.#open();
-    const versionstamp = await this.#writer.commit(checks, mutations);
-    return versionstamp === null
-      ? null
-      : mutations.map((m) => (m.value === undefined ? null : versionstamp));
+    return await this.#writer.commit(checks, mutations);
   }
 
   async publish(channel: string, message: unknown): Promise<void> {
@@ -245,6 +263,7 @@ class DenoKvStore implements Store {
     } else {
       shared?.relay?.drop(this.#kv);
     }
+    await this.#sole?.close();
     this.#kv.close();
   }
 
@@ -268,5 +287,46 @@ class DenoKvStore implements Store {
     // Anything else was not written by this store; hand it over as it is.
     const decoded = text === undefined ? value : JSON.parse(text);
     return { key: raw.key as Key, value: decoded as T, version: versionstamp };
+  }
+}
+
+/** Whether key `a` sorts before key `b` as Deno KV orders them (here: string parts only). */
+function before(a: KvKey, b: KvKey): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    if (a[i] === b[i]) continue;
+    return (a[i] as string) < (b[i] as string);
+  }
+  return a.length < b.length;
+}
+
+/**
+ * A listing with the held entries under its prefix merged in, in its order: a held key replaces
+ * the database's entry for it (a held delete removes it), within the listing's bounds.
+ */
+async function* mergeHeld(
+  listing: AsyncIterable<KvEntryMaybe>,
+  held: [string, KvEntryMaybe][],
+  reverse: boolean,
+  pivot: KvKey | undefined,
+): AsyncIterable<KvEntryMaybe> {
+  const inRange = held.filter(([, e]) =>
+    pivot === undefined || (reverse ? before(e.key, pivot) : !before(e.key, pivot))
+  ).sort(([, a], [, b]) => (before(a.key, b.key) === reverse ? 1 : -1));
+  const ids = new Set(inRange.map(([id]) => id));
+  let next = 0;
+  for await (const raw of listing) {
+    while (
+      next < inRange.length &&
+      (reverse ? before(raw.key, inRange[next][1].key) : before(inRange[next][1].key, raw.key))
+    ) {
+      if (inRange[next][1].versionstamp !== null) yield inRange[next][1];
+      next++;
+    }
+    if (ids.has(JSON.stringify(raw.key))) continue;
+    yield raw;
+  }
+  for (; next < inRange.length; next++) {
+    if (inRange[next][1].versionstamp !== null) yield inRange[next][1];
   }
 }

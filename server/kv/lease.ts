@@ -131,7 +131,7 @@ export function releaseLease(
   mutations: readonly Mutation[] = [],
 ): Promise<boolean> {
   return store.atomic([{ key: lease.key, version: lease.version }], [
-    { key: lease.key },
+    { key: lease.key, forOthers: true },
     ...mutations,
   ]);
 }
@@ -146,7 +146,10 @@ async function write(
 ): Promise<Lease | null> {
   const expiresAt = Date.now() + ttlMs;
   const record: LeaseRecord = { owner, token, expiresAt };
-  const written = await store.commit([{ key, version }], [{ key, value: record, expireIn: ttlMs }]);
+  // Only other processes read a lease: a store alone on its database may keep it in memory.
+  const written = await store.commit([{ key, version }], [
+    { key, value: record, expireIn: ttlMs, forOthers: true },
+  ]);
   const now = written?.[0];
   return now ? { key: [...key], owner, token, ttlMs, expiresAt, version: now } : null;
 }

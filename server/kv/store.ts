@@ -48,6 +48,14 @@ export interface Mutation {
    * write replaces. A wrong claim costs at most the space of what was there; never data.
    */
   fresh?: boolean;
+  /**
+   * Only other processes need to read this key (a session's lease says "this process is running
+   * the session" to the others). A store that knows no other process has its database open may
+   * keep such a write in memory and write it the moment another process arrives; it still reads,
+   * lists and checks the key for this process exactly as if written. Stores that cannot know
+   * ignore the flag and write.
+   */
+  forOthers?: boolean;
 }
 
 /** Options for `list()`. */
