@@ -29,7 +29,7 @@ import {
   type WireCheck,
   type WireMutation,
 } from "./_denokv_wire.ts";
-import { isEnvelope, serializeEnvelope } from "./_denokv_v8.ts";
+import { deserializeEnvelope, isEnvelope, serializeEnvelope } from "./_denokv_v8.ts";
 
 /** The native functions of `@deno/kv`'s SQLite backend that this handle calls. */
 interface Napi {
@@ -47,7 +47,8 @@ const V8 = 1;
 const BYTES = 3;
 
 function value(entry: RawEntry): unknown {
-  if (entry.encoding === V8) return deserialize(entry.value);
+  // The store's envelopes are read by hand: also those Deno wrote, in a format Node's V8 refuses.
+  if (entry.encoding === V8) return deserializeEnvelope(entry.value) ?? deserialize(entry.value);
   if (entry.encoding === BYTES) return new Uint8Array(entry.value);
   throw new Error(
     `Deno KV holds a value of encoding ${entry.encoding}, which this store never writes.`,

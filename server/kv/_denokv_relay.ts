@@ -27,7 +27,15 @@
  * @module
  */
 
-import { type Kv, type KvLimits, type Manifest, readChunks, writeChunks } from "./_denokv.ts";
+import {
+  fromJsonBytes,
+  jsonBytes,
+  type Kv,
+  type KvLimits,
+  type Manifest,
+  readChunks,
+  writeChunks,
+} from "./_denokv.ts";
 import type { KvWriter } from "./_denokv_writer.ts";
 import { log } from "../log.ts";
 
@@ -200,10 +208,10 @@ export class KvRelay {
           await this.#handles[0].writer.raw([
             ...stored.map((l, i) => ({
               key: [...MESSAGES, this.#origin, first + i],
-              value: { l, a } satisfies Stored,
+              value: jsonBytes({ l, a } satisfies Stored),
               expireIn: RELAY_KEEP_MS,
             })),
-            { key: [...HEADS, this.#origin], value: head, expireIn: RELAY_KEEP_MS },
+            { key: [...HEADS, this.#origin], value: jsonBytes(head), expireIn: RELAY_KEEP_MS },
           ], chars);
           for (const q of batch) q.done.resolve();
         } catch (error) {
@@ -263,7 +271,7 @@ export class KvRelay {
     const heads = new Map<string, number>();
     for await (const entry of kv.list({ prefix: [...HEADS] }, { batchSize: 100 })) {
       const origin = entry.key[2];
-      const head = entry.value as Head | null;
+      const head = fromJsonBytes<Head>(entry.value);
       if (origin === this.#origin || typeof origin !== "string" || typeof head?.n !== "number") {
         continue;
       }
@@ -299,7 +307,7 @@ export class KvRelay {
       if (this.#closed) return;
       known.n = Math.max(known.n, entry.key[3] as number);
       // Listed after its head moved past what this relay had seen: committed since it started.
-      await this.#hand(kv, entry.value as Stored);
+      await this.#hand(kv, fromJsonBytes<Stored>(entry.value));
     }
   }
 
@@ -312,8 +320,8 @@ export class KvRelay {
     for await (
       const entry of kv.list({ prefix: [...MESSAGES, origin] }, { reverse: true, batchSize: 200 })
     ) {
-      const value = entry.value as Stored;
-      if (!(value?.a >= this.#since)) break;
+      const value = fromJsonBytes<Stored>(entry.value);
+      if (!value || !(value.a >= this.#since)) break;
       known.n = Math.max(known.n, entry.key[3] as number);
       found.push(value);
     }
@@ -324,9 +332,9 @@ export class KvRelay {
     }
   }
 
-  async #hand(kv: Kv, value: Stored): Promise<void> {
+  async #hand(kv: Kv, value: Stored | null): Promise<void> {
     // Deno KV removes expired keys only eventually; an expired message is for the event log.
-    if (!(typeof value?.a === "number") || value.a + RELAY_KEEP_MS < Date.now()) return;
+    if (!value || typeof value.a !== "number" || value.a + RELAY_KEEP_MS < Date.now()) return;
     this.#lastActivity = Date.now();
     for (const item of "l" in value ? (Array.isArray(value.l) ? value.l : []) : [value]) {
       if (typeof item?.c !== "string") continue;

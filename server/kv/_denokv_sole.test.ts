@@ -7,7 +7,7 @@ import { join } from "node:path";
 import process from "node:process";
 import { after, test } from "node:test";
 import { type Kv, openKv } from "./_denokv.ts";
-import { HEARTBEAT_MS, holderGone, SOLE_KEY, STALE_MS } from "./_denokv_sole.ts";
+import { HEARTBEAT_MS, holderGone, packed, SOLE_KEY, STALE_MS, unpacked } from "./_denokv_sole.ts";
 import { denoKvStore } from "./denokv.ts";
 import { acquireLease, releaseLease, renewLease } from "./lease.ts";
 import type { Store } from "./store.ts";
@@ -121,7 +121,7 @@ test("a holder record naming a process that is gone is taken over at once", asyn
   assert.equal(holderGone({ ...record, n: "pid:[0]" }), false, "another namespace");
   const path = join(dir, "gone.db");
   const raw = await rawHandle(path);
-  await raw.atomic().set(SOLE_KEY, record).commit();
+  await raw.atomic().set(SOLE_KEY, packed(record)).commit();
   const store = await denoKvStore(path);
   try {
     const started = Date.now();
@@ -130,7 +130,7 @@ test("a holder record naming a process that is gone is taken over at once", asyn
       Date.now() - started < 2_000,
       `took ${Date.now() - started} ms, not the record's minute`,
     );
-    const now = (await raw.get(SOLE_KEY)).value as { o: string } | null;
+    const now = unpacked<{ o: string }>((await raw.get(SOLE_KEY)).value);
     assert.notEqual(now?.o, "gone");
   } finally {
     await store.close();
@@ -141,7 +141,7 @@ test("a holder record naming a process that is gone is taken over at once", asyn
 test("a holder record that cannot be checked is waited out until it runs out", async () => {
   const path = join(dir, "elsewhere.db");
   const raw = await rawHandle(path);
-  await raw.atomic().set(SOLE_KEY, { o: "elsewhere", u: Date.now() + 1_500 }).commit();
+  await raw.atomic().set(SOLE_KEY, packed({ o: "elsewhere", u: Date.now() + 1_500 })).commit();
   const store = await denoKvStore(path);
   try {
     const started = Date.now();
@@ -162,7 +162,7 @@ test("a holder that lost the file while it stalled drops its leases and goes on 
     // Another process took the file over (as after this one stalled past the record's time).
     const current = await raw.get(SOLE_KEY);
     await raw.atomic().check({ key: SOLE_KEY, versionstamp: current.versionstamp })
-      .set(SOLE_KEY, { o: "other", u: Date.now() + 500 }).commit();
+      .set(SOLE_KEY, packed({ o: "other", u: Date.now() + 500 })).commit();
     await sleep(1_100);
     assert.equal(
       await renewLease(store, lease),

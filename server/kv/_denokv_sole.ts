@@ -40,7 +40,14 @@
 
 import { readFileSync, readlinkSync } from "node:fs";
 import process from "node:process";
-import type { Kv, KvAtomic, KvEntryMaybe, KvKey } from "./_denokv.ts";
+import {
+  fromJsonBytes,
+  jsonBytes,
+  type Kv,
+  type KvAtomic,
+  type KvEntryMaybe,
+  type KvKey,
+} from "./_denokv.ts";
 import { log } from "../log.ts";
 import { denoGlobal } from "../runtime/detect.ts";
 
@@ -81,6 +88,11 @@ interface Holder {
 interface Presence {
   a: number;
 }
+
+/** The holder record and presences, as JSON in bytes (read the same on Deno and Node). */
+export const packed: (record: Holder | Presence) => Uint8Array = jsonBytes;
+/** A holder record or presence, or null for anything else. */
+export const unpacked: <T>(value: unknown) => T | null = fromJsonBytes;
 
 /** A `forOthers` write kept in memory while the file is held. */
 interface Held {
@@ -261,7 +273,7 @@ export class Sole {
     op.check({ key: SOLE_KEY, versionstamp: this.#version });
     if (this.#renewDue(now)) {
       this.#renewing = now + SOLE_TTL_MS;
-      op.set(SOLE_KEY, this.#record(this.#renewing));
+      op.set(SOLE_KEY, packed(this.#record(this.#renewing)));
     } else this.#renewing = 0;
   }
 
@@ -285,7 +297,7 @@ export class Sole {
       if (holder.versionstamp === this.#version) return false;
       log.warn(
         "another process took over this Deno KV file while this one stalled; its running turns stop",
-        { file_holder: (holder.value as Holder | null)?.o ?? null },
+        { file_holder: unpacked<Holder>(holder.value)?.o ?? null },
       );
       this.#held.clear();
       this.#flushed.clear();
@@ -453,8 +465,9 @@ export class Sole {
         }
         continue;
       }
-      const record = holder.value as Holder | null;
-      if (record && (record.u <= Date.now() || holderGone(record))) {
+      const record = unpacked<Holder>(holder.value);
+      // A record this code cannot read names no live holder it could wait for: cleared too.
+      if (!record || typeof record.u !== "number" || record.u <= Date.now() || holderGone(record)) {
         // Run out, or its process is gone: clear it (if nobody renewed it meanwhile) and look again.
         await this.#kv.atomic().check({ key: SOLE_KEY, versionstamp: holder.versionstamp })
           .delete(SOLE_KEY).commit();
@@ -486,7 +499,7 @@ export class Sole {
     const until = Date.now() + SOLE_TTL_MS;
     const { ok, versionstamp } = await this.#kv.atomic()
       .check({ key: SOLE_KEY, versionstamp: null })
-      .set(SOLE_KEY, this.#record(until))
+      .set(SOLE_KEY, packed(this.#record(until)))
       .delete([...PRESENCE, this.id])
       .commit();
     if (!ok) return false;
@@ -517,10 +530,10 @@ export class Sole {
       }
       if (last) {
         op.delete(SOLE_KEY);
-        op.set([...PRESENCE, this.id], { a: Date.now() } satisfies Presence, {
+        op.set([...PRESENCE, this.id], packed({ a: Date.now() }), {
           expireIn: 10 * STALE_MS,
         });
-      } else op.set(SOLE_KEY, this.#record(Date.now() + SOLE_TTL_MS));
+      } else op.set(SOLE_KEY, packed(this.#record(Date.now() + SOLE_TTL_MS)));
       const { ok, versionstamp } = await op.commit();
       if (!ok) {
         await this.after(false);
@@ -542,7 +555,7 @@ export class Sole {
   /** Writes this store's presence. */
   async #present(): Promise<void> {
     this.#presentAt = Date.now();
-    await this.#kv.atomic().set([...PRESENCE, this.id], { a: Date.now() } satisfies Presence, {
+    await this.#kv.atomic().set([...PRESENCE, this.id], packed({ a: Date.now() }), {
       expireIn: 10 * STALE_MS,
     }).commit();
   }
@@ -552,7 +565,7 @@ export class Sole {
     const now = Date.now();
     for await (const entry of this.#kv.list({ prefix: PRESENCE }, { batchSize: 100 })) {
       if (entry.key[2] === this.id) continue;
-      const a = (entry.value as Presence | null)?.a;
+      const a = unpacked<Presence>(entry.value)?.a;
       if (typeof a === "number" && a > now - STALE_MS) return true;
     }
     return false;

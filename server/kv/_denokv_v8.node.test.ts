@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { deserialize, serialize } from "node:v8";
-import { isEnvelope, serializeEnvelope } from "./_denokv_v8.ts";
+import { deserializeEnvelope, isEnvelope, serializeEnvelope } from "./_denokv_v8.ts";
 
 const TEXTS = [
   "",
@@ -46,4 +46,25 @@ test("only a plain object of j (a string) and an optional numeric x is an envelo
       new Uint8Array([1]),
     ]
   ) assert.equal(isEnvelope(other), false, JSON.stringify(other));
+});
+
+test("an envelope reads back from Node's bytes and from Deno's (format 16, which v8.deserialize refuses)", () => {
+  for (const j of TEXTS) {
+    for (const x of [undefined, 1_764_590_000_000, 7, -3]) {
+      const envelope = x === undefined ? { j } : { j, x };
+      const mine = serialize(envelope);
+      assert.deepEqual(deserializeEnvelope(mine), envelope, `${j.slice(0, 20)} x=${x}`);
+      const deno = Uint8Array.from(mine);
+      deno[1] = 16;
+      assert.throws(() => deserialize(deno), /version/);
+      assert.deepEqual(deserializeEnvelope(deno), envelope);
+    }
+  }
+  // Bytes Deno 2.9 wrote for { j: "{}" }, read back from its file.
+  const fromDeno = Uint8Array.from([0xff, 0x10, 0x6f, 0x22, 1, 0x6a, 0x22, 2, 0x7b, 0x7d, 0x7b, 1]);
+  assert.deepEqual(deserializeEnvelope(fromDeno), { j: "{}" });
+  for (const other of [{ j: 1 }, { j: "1", y: 2 }, { c: "chunk", n: 2 }, { x: 5 }, [1], "j"]) {
+    assert.equal(deserializeEnvelope(serialize(other)), undefined, JSON.stringify(other));
+  }
+  assert.equal(deserializeEnvelope(serialize({ j: "abc" }).subarray(0, 6)), undefined, "cut short");
 });

@@ -122,3 +122,79 @@ function varint(out: Uint8Array, at: number, n: number): number {
   out[at++] = n;
   return at;
 }
+
+const ZIGZAG_INT = 0x49; // 'I'
+
+/**
+ * Reads an envelope back from V8's serialisation, written by Node (format version 15) or by
+ * Deno (16, which Node's `v8.deserialize()` refuses as an unknown version; an envelope's bytes
+ * are the same in both). Undefined for anything that is not exactly an envelope: the caller
+ * then deserialises it as V8 would.
+ *
+ * @example
+ * ```ts
+ * deserializeEnvelope(serializeEnvelope({ j: "{}" })); // { j: "{}" }
+ * ```
+ */
+export function deserializeEnvelope(bytes: Uint8Array): Envelope | undefined {
+  let at = 0;
+  const n = bytes.length;
+  const byte = () => (at < n ? bytes[at++] : -1);
+  const readVarint = () => {
+    let value = 0;
+    let shift = 0;
+    for (;;) {
+      const b = byte();
+      if (b < 0 || shift > 28) return -1;
+      value += (b & 0x7f) * 2 ** shift;
+      if (!(b & 0x80)) return value;
+      shift += 7;
+    }
+  };
+  /** A string at `at` (padding first, as V8 aligns two-byte strings), or undefined. */
+  const readString = (): string | undefined => {
+    let tag = byte();
+    while (tag === PADDING) tag = byte();
+    const length = readVarint();
+    if (length < 0 || at + length > n) return undefined;
+    const start = at;
+    at += length;
+    if (tag === ONE_BYTE) {
+      return Buffer.from(bytes.buffer, bytes.byteOffset + start, length).toString("latin1");
+    }
+    if (tag === TWO_BYTE && length % 2 === 0) {
+      return Buffer.from(bytes.buffer, bytes.byteOffset + start, length).toString("utf16le");
+    }
+    return undefined;
+  };
+  if (byte() !== HEADER[0]) return undefined;
+  const version = byte();
+  if (version < 13 || version > 16 || byte() !== OBJECT) return undefined;
+  let j: string | undefined;
+  let x: number | undefined;
+  let count = 0;
+  for (;;) {
+    if (at < n && bytes[at] === END_OBJECT) {
+      at++;
+      if (readVarint() !== count || at !== n || j === undefined) return undefined;
+      return x === undefined ? { j } : { j, x };
+    }
+    const key = readString();
+    if (key === "j" && j === undefined) {
+      j = readString();
+      if (j === undefined) return undefined;
+    } else if (key === "x" && x === undefined) {
+      const tag = byte();
+      if (tag === DOUBLE) {
+        if (at + 8 > n) return undefined;
+        x = Buffer.from(bytes.buffer, bytes.byteOffset + at, 8).readDoubleLE(0);
+        at += 8;
+      } else if (tag === ZIGZAG_INT) {
+        const z = readVarint();
+        if (z < 0) return undefined;
+        x = z % 2 ? -(z + 1) / 2 : z / 2;
+      } else return undefined;
+    } else return undefined;
+    count++;
+  }
+}

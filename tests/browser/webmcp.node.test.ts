@@ -164,6 +164,13 @@ describe("the page's actions over WebMCP", () => {
       await page.addInitScript(DRAFT);
       await page.goto(lab.url);
       await page.waitForFunction(() => (globalThis as any).ready === true);
+      // The bridge loads on first use (client/webmcp.ts): wait until it has offered every action.
+      await page.waitForFunction(async () => {
+        const tools = await (document as any).modelContext.getTools();
+        return ["count_items", "peek_items", "add_item", "clear_items"].every((name) =>
+          tools.some((t: any) => t.name === name)
+        );
+      });
       const hints = await page.evaluate(async () => {
         const tools = await (document as any).modelContext.getTools();
         return Object.fromEntries(tools.map((t: any) => [t.name, t.annotations]));

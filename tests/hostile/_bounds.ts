@@ -9,16 +9,14 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { availableParallelism, loadavg } from "node:os";
-import { ANSWER_BOUND_MS, watchHealth } from "./_kit.ts";
+import { ANSWER_BOUND_MS, underLoad, watchHealth } from "./_kit.ts";
 
 /** `/health` answers within this many milliseconds while an attack runs. */
 export const HEALTH_DURING_ATTACK_MS = 100;
 
 /**
- * The bound this machine is held to now: 100 ms, times how many runnable processes wait for
- * each core when there are more of them than cores (the wait for a core is not the runtime's
- * doing). Said once when it is widened, so a loaded run does not pass silently.
+ * The bound this machine is held to now: 100 ms, widened by the load on the cores
+ * (`underLoad()`).
  *
  * @example
  * ```ts
@@ -26,16 +24,8 @@ export const HEALTH_DURING_ATTACK_MS = 100;
  * ```
  */
 export function healthBound(): number {
-  const queue = loadavg()[0] / availableParallelism();
-  if (queue <= 1) return HEALTH_DURING_ATTACK_MS;
-  const widened = Math.round(HEALTH_DURING_ATTACK_MS * queue);
-  if (!said) {
-    said = true;
-    console.log(`NOTE: /health bound widened to ${widened} ms: load ${queue.toFixed(1)} per core`);
-  }
-  return widened;
+  return underLoad(HEALTH_DURING_ATTACK_MS);
 }
-let said = false;
 
 /**
  * Runs `attack` while `/health` is watched; asserts both bounds and resolves with what it returned.

@@ -8,6 +8,7 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { availableParallelism, loadavg } from "node:os";
 import process from "node:process";
 import { runtime, type TestRuntime } from "../../server/transports/_test_kit.ts";
 
@@ -22,6 +23,30 @@ export const HEALTH_BOUND_MS = 2_000;
  * slice can take 200 ms to run), processor time only with the work the attack made.
  */
 export const EVENT_LOOP_BOUND_MS = 100;
+
+/**
+ * `bound` (ms of wall time) on this machine now: times how many runnable processes wait for each
+ * core when there are more of them than cores (the wait for a core is not the runtime's doing).
+ * Said once per bound when it is widened, so a loaded run does not pass silently.
+ *
+ * @example
+ * ```ts
+ * assert.ok(slowest < underLoad(HEALTH_BOUND_MS));
+ * ```
+ */
+export function underLoad(bound: number): number {
+  const queue = loadavg()[0] / availableParallelism();
+  if (queue <= 1) return bound;
+  const widened = Math.round(bound * queue);
+  if (!widenedOnce.has(bound)) {
+    widenedOnce.add(bound);
+    console.log(
+      `NOTE: a ${bound} ms bound widened to ${widened} ms: load ${queue.toFixed(1)} per core`,
+    );
+  }
+  return widened;
+}
+const widenedOnce = new Set<number>();
 
 /** A runtime under attack, with its log lines. */
 export interface Target extends TestRuntime {
@@ -156,7 +181,7 @@ export async function underAttack<T>(
     const slowest = await stop();
     const stall = loop?.() ?? 0;
     assert.ok(
-      slowest < HEALTH_BOUND_MS,
+      slowest < underLoad(HEALTH_BOUND_MS),
       `/health took ${slowest.toFixed(0)} ms during the attack`,
     );
     assert.ok(
