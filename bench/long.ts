@@ -1,18 +1,20 @@
 /**
  * `npm run bench -- long`: whether a turn's cost grows with the session's
- * length. One session of `LONG_TURNS` (200) turns, each a first message that
+ * length. Sessions of `LONG_TURNS` (200) turns, each a first message that
  * pends a host call (`select_issue`) and its continuation, driven in-process
  * through the real app (`app.request`) with the load bench's model, on the
- * memory store and on a Deno KV file. For turns 2-11 and the last ten it
- * prints the process's CPU (user+system) per turn, the ratio of the two
- * (target: 1.2x at most), and what the store was asked per turn: reads
- * (`get`, `getMany` keys, `list` calls and the entries they answered),
- * commits and bytes written. Counts are exact where times are noisy, so a
- * growing count points at the cause. `LONG_WARM` (2) sessions run first so
- * the JIT has settled; `LONG_RUNS` (5) measured sessions each, and the
- * ratio is of the least early window to the least late one over them (each
- * session's own ratio in brackets; the store counts are the first session's). `LONG_PROF=<dir>` writes a CPU profile of the
- * first measured session's early and late turns.
+ * memory store and on a Deno KV file. It compares turns 2-11 with the last
+ * ten, in `LONG_RUNS` (10) pairs of sessions: a young one and one made up to
+ * its last ten turns, whose measured turns alternate (young, old, young, ...),
+ * so the machine's drift and noise fall on both windows alike. It prints the
+ * process's CPU (user+system) per turn in each window over all pairs, their
+ * ratio (target: 1.2x at most; each pair's own in brackets), and what the
+ * store was asked per turn: reads (`get`, `getMany` keys, `list` calls and
+ * the entries they answered), commits and bytes written (the first pair's).
+ * Counts are exact where times are noisy, so a growing count points at the
+ * cause. `LONG_WARM` (2) whole sessions run first so the JIT has settled.
+ * `LONG_PROF=<dir>` writes CPU profiles of one more session's early and late
+ * turns.
  *
  * @module
  */
@@ -30,7 +32,7 @@ import { table } from "./_stats.ts";
 
 const TURNS = Number(process.env.LONG_TURNS ?? 200);
 const WARM = Number(process.env.LONG_WARM ?? 2);
-const RUNS = Number(process.env.LONG_RUNS ?? 5);
+const RUNS = Number(process.env.LONG_RUNS ?? 10);
 
 /** What the store was asked, summed. */
 export interface Ops {
@@ -111,6 +113,24 @@ interface Window {
   ops: Ops;
 }
 
+/** One turn of a session: a first message that pends `select_issue`, then its continuation. */
+async function turn(h: ReturnType<typeof harness>, id: string, t: number): Promise<void> {
+  const a = await h.chat({
+    session_id: id,
+    content: "select issue 42",
+    host_context: ISSUE_CONTEXT,
+  });
+  const callId = a.body.pending_tool_call?.call_id;
+  if (!callId) throw new Error(`${id} turn ${t}: ${JSON.stringify(a.body).slice(0, 300)}`);
+  const b = await h.chat({
+    session_id: id,
+    content: "",
+    tool_call_id: callId,
+    tool_result: { ok: true },
+  });
+  if (b.status !== 200) throw new Error(`${id} turn ${t}: ${JSON.stringify(b.body).slice(0, 300)}`);
+}
+
 async function measureStore(label: string, store: Store): Promise<string[]> {
   const ops = zero();
   const h = harness({
@@ -118,82 +138,85 @@ async function measureStore(label: string, store: Store): Promise<string[]> {
     model: loadModel("long"),
     modelName: "scripted",
   });
-  const profiler = process.env.LONG_PROF ? new Session() : undefined;
-  if (profiler) {
-    profiler.connect();
-    await profiler.post("Profiler.enable");
-    // Ten turns are a few milliseconds of CPU: sample every 50 µs, not every millisecond.
-    await profiler.post("Profiler.setSamplingInterval", { interval: 50 });
-    await mkdir(process.env.LONG_PROF!, { recursive: true });
-  }
   const early = { from: 2, to: 11 };
   const late = { from: TURNS - 9, to: TURNS };
-  const session = async (id: string, profile: boolean) => {
-    const windows = { early: { ms: 0, ops: zero() }, late: { ms: 0, ops: zero() } };
-    for (let t = 1; t <= TURNS; t++) {
-      const window = t >= early.from && t <= early.to
-        ? windows.early
-        : t >= late.from && t <= late.to
-        ? windows.late
-        : undefined;
-      if (profile && (t === early.from || t === late.from)) await profiler!.post("Profiler.start");
-      const before = { ...ops };
-      const c0 = cpu();
-      const a = await h.chat({
-        session_id: id,
-        content: "select issue 42",
-        host_context: ISSUE_CONTEXT,
-      });
-      const callId = a.body.pending_tool_call?.call_id;
-      if (!callId) throw new Error(`turn ${t}: ${JSON.stringify(a.body).slice(0, 300)}`);
-      const b = await h.chat({
-        session_id: id,
-        content: "",
-        tool_call_id: callId,
-        tool_result: { ok: true },
-      });
-      if (b.status !== 200) throw new Error(`turn ${t}: ${JSON.stringify(b.body).slice(0, 300)}`);
-      if (window) {
-        window.ms += cpu() - c0;
-        for (const k of Object.keys(ops) as (keyof Ops)[]) window.ops[k] += ops[k] - before[k];
-      }
-      if (profile && (t === early.to || t === late.to)) {
-        const { profile: p } = await profiler!.post("Profiler.stop");
-        const file = join(
-          process.env.LONG_PROF!,
-          `${label.replace(/\W+/g, "-")}-${t === early.to ? "early" : "late"}.cpuprofile`,
-        );
-        await writeFile(file, JSON.stringify(p));
-      }
-    }
-    return windows;
-  };
   try {
-    for (let w = 0; w < WARM; w++) await session(`warm-${w}`, false);
-    const runs: { early: Window; late: Window }[] = [];
-    for (let r = 0; r < RUNS; r++) runs.push(await session(`long-${r}`, r === 0 && !!profiler));
-    // The least window of each kind over the sessions, as the load bench takes the least round:
-    // ten turns are a few milliseconds of CPU, and one collection in them moves a window by half.
-    const least = (kind: "early" | "late") => Math.min(...runs.map((r) => r[kind].ms));
-    const ratio = least("late") / least("early");
-    const ratios = runs.map((r) => r.late.ms / r.early.ms);
+    // Warm-up: whole sessions, so the JIT has met every turn a session makes.
+    for (let w = 0; w < WARM; w++) {
+      for (let t = 1; t <= TURNS; t++) await turn(h, `warm-${w}`, t);
+    }
+    // Each pair: a young session (its first turn made) and an old one (made up to turn
+    // TURNS - 10). Their measured turns alternate, young then old, so whatever the machine
+    // does meanwhile (another process, the JIT, the collector's pace) falls on both windows.
+    const pairs: { young: Window; old: Window }[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      const young = `young-${r}`;
+      const old = `old-${r}`;
+      await turn(h, young, 1);
+      for (let t = 1; t < late.from; t++) await turn(h, old, t);
+      const pair = { young: { ms: 0, ops: zero() }, old: { ms: 0, ops: zero() } };
+      for (let k = 0; k <= late.to - late.from; k++) {
+        for (
+          const [id, t, w] of [[young, early.from + k, pair.young], [
+            old,
+            late.from + k,
+            pair.old,
+          ]] as const
+        ) {
+          const before = { ...ops };
+          const c0 = cpu();
+          await turn(h, id, t);
+          w.ms += cpu() - c0;
+          for (const key of Object.keys(ops) as (keyof Ops)[]) w.ops[key] += ops[key] - before[key];
+        }
+      }
+      pairs.push(pair);
+    }
+    if (process.env.LONG_PROF) await profileSession(h, label);
+    const sum = (kind: "young" | "old") => pairs.reduce((n, p) => n + p[kind].ms, 0);
+    const ratio = sum("old") / sum("young");
+    const ratios = pairs.map((p) => p.old.ms / p.young.ms);
     const per = (w: Window, k: keyof Ops) => (w.ops[k] / 10).toFixed(k === "bytes" ? 0 : 1);
     const shown = (w: Window) =>
       `${per(w, "keysRead")} keys in ${per(w, "gets")} reads, ${per(w, "lists")} lists of ${
         per(w, "listed")
       }, ${per(w, "commits")} commits of ${per(w, "keysWritten")} keys, ${per(w, "bytes")} B`;
-    const { early: e, late: l } = runs[0];
+    const turns = RUNS * 10;
     return [
       label,
-      `${(least("early") / 10).toFixed(2)} ms`,
-      `${(least("late") / 10).toFixed(2)} ms`,
+      `${(sum("young") / turns).toFixed(2)} ms`,
+      `${(sum("old") / turns).toFixed(2)} ms`,
       `${ratio.toFixed(2)}x (${ratios.map((r) => r.toFixed(2)).join(", ")})`,
-      shown(e),
-      shown(l),
+      shown(pairs[0].young),
+      shown(pairs[0].old),
     ];
   } finally {
-    profiler?.disconnect();
     await h.close();
+  }
+}
+
+/** With `LONG_PROF=<dir>`: one more session, with CPU profiles of its early and late windows. */
+async function profileSession(h: ReturnType<typeof harness>, label: string): Promise<void> {
+  const dir = process.env.LONG_PROF!;
+  await mkdir(dir, { recursive: true });
+  const profiler = new Session();
+  profiler.connect();
+  try {
+    await profiler.post("Profiler.enable");
+    // Ten turns are a few milliseconds of CPU: sample every 50 µs, not every millisecond.
+    await profiler.post("Profiler.setSamplingInterval", { interval: 50 });
+    for (let t = 1; t <= TURNS; t++) {
+      const window = t === 2 ? "early" : t === TURNS - 9 ? "late" : null;
+      if (window) await profiler.post("Profiler.start");
+      await turn(h, "profiled", t);
+      if (t === 11 || t === TURNS) {
+        const { profile } = await profiler.post("Profiler.stop");
+        const name = `${label.replace(/\W+/g, "-")}-${t === 11 ? "early" : "late"}.cpuprofile`;
+        await writeFile(join(dir, name), JSON.stringify(profile));
+      }
+    }
+  } finally {
+    profiler.disconnect();
   }
 }
 
@@ -221,13 +244,13 @@ export async function benchLong(): Promise<void> {
     `\n## Long sessions: one session of ${TURNS} turns (a host call and its continuation each), ` +
       `CPU per turn, turns 2-11 against ${
         TURNS - 9
-      }-${TURNS} (median of ${RUNS} sessions after ${WARM})\n`,
+      }-${TURNS} (${RUNS} pairs of sessions, their windows alternating, after ${WARM})\n`,
   );
   table([
     "store",
     "turns 2-11",
     `turns ${TURNS - 9}-${TURNS}`,
-    "ratio (each session)",
+    "ratio (each pair)",
     "store per turn, 2-11",
     `store per turn, ${TURNS - 9}-${TURNS}`,
   ], rows);

@@ -153,3 +153,33 @@ test("a hub taking a session over hands its listeners the other process's logged
     await follower.stop();
   }
 });
+
+test("the log is trimmed by number: a full log costs one small listing every 50 events, and entries a trim missed are swept", async () => {
+  const inner = memoryStore();
+  const listed: number[] = [];
+  const store = wrapStore(inner, {
+    name: "memory",
+    capabilities: inner.capabilities,
+    list: async (prefix, options) => {
+      const out = await inner.list(prefix, options);
+      // Listings from the oldest entry (the numbering looks at the newest once, on loading).
+      if (!options?.reverse) listed.push(out.length);
+      return out;
+    },
+  });
+  const hub = new EventHub(store, 100);
+  for (let i = 0; i < 300; i++) await hub.publish("t", "assistant:status", status);
+  await hub.flush("t");
+  const seqs = async () => (await inner.list(["event", "t"])).map((e) => Number(e.key[2]));
+  assert.deepEqual(await seqs(), Array.from({ length: 100 }, (_, i) => 201 + i));
+  // Four looks at the oldest entry (one each 50 numbers past the window), each of one entry.
+  assert.deepEqual(listed, [1, 1, 1, 1]);
+  // An entry older than the window that no trim reached (a process stopped before its trim).
+  await inner.set(["event", "t", "000000000150"], { event: "assistant:status", payload: status });
+  for (let i = 0; i < 50; i++) await hub.publish("t", "assistant:status", status);
+  await hub.flush("t");
+  const after = await seqs();
+  assert.equal(after.includes(150), false, "the leftover is swept");
+  assert.deepEqual(after, Array.from({ length: 100 }, (_, i) => 251 + i));
+  await hub.stop();
+});

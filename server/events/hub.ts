@@ -491,27 +491,40 @@ export class EventHub {
   async #write(sessionId: string): Promise<void> {
     const batch = this.#pending.get(sessionId) ?? [];
     this.#pending.delete(sessionId);
+    const first = batch[0]?.payload.seq ?? 0;
+    const last = batch.at(-1)?.payload.seq ?? 0;
+    // The numbers this batch pushes out of the log's window go in its own commit: the entries
+    // of (first - 1 - size, last - size], found by number, so trimming reads nothing.
+    const oldest = last - this.#logSize;
+    const stale: Mutation[] = [];
+    for (let n = Math.max(1, first - this.#logSize); n <= oldest; n++) {
+      stale.push({ key: ["event", sessionId, pad(n)] });
+    }
     try {
       for (let i = 0; i < batch.length; i += 100) {
-        const mutations = batch.slice(i, i + 100).map((e) => ({
+        const mutations: Mutation[] = batch.slice(i, i + 100).map((e) => ({
           key: ["event", sessionId, pad(e.payload.seq)],
           value: e,
           // No number is handed out twice (see the module doc), so no log key is written twice.
           fresh: true,
         }));
-        await this.#store.atomic([], mutations);
+        await this.#store.atomic([], i === 0 ? mutations.concat(stale) : mutations);
       }
     } finally {
       // Logged (or refused by the store, see the module doc): now clients may have them.
       if (this.#durable) { for (const e of batch) this.#send(sessionId, e); }
     }
-    const last = batch.at(-1)?.payload.seq ?? 0;
-    const oldest = last - this.#logSize;
-    if (oldest > 0 && Math.floor(last / 50) !== Math.floor((last - batch.length) / 50)) {
-      const stale = await this.#store.list(["event", sessionId], { limit: 100 });
-      await Promise.all(
-        stale.filter((e) => e.key[2] <= pad(oldest)).map((e) => this.#store.delete(e.key)),
-      );
+    // Entries older than the window that no batch's range reached (a process that stopped
+    // before trimming, a log from before this rule) are swept now and then: one look at the
+    // oldest entry every 50 numbers.
+    if (oldest > 0 && Math.floor(last / 50) !== Math.floor((first - 1) / 50)) {
+      const [head] = await this.#store.list<SessionEvent>(["event", sessionId], { limit: 1 });
+      if (head && head.key[2] <= pad(oldest)) {
+        const old = await this.#store.list(["event", sessionId], { limit: 100 });
+        await Promise.all(
+          old.filter((e) => e.key[2] <= pad(oldest)).map((e) => this.#store.delete(e.key)),
+        );
+      }
     }
   }
 }
