@@ -7,74 +7,7 @@ import { planCompaction } from "./compact.ts";
 import { initialState } from "./state.ts";
 import { SETTLED } from "../session/_settled.ts";
 import { itemsOf, lastContext, lastPageShown, viewOf } from "./view.ts";
-
-const page = (n: number) =>
-  `<host_context>\nview: tracker\ndata:\n  page: ${n}${" x".repeat(2_000)}\n</host_context>`;
-
-function user(seq: number, text: string): { seq: number; message: StoredMessage } {
-  return {
-    seq,
-    message: {
-      role: "user",
-      id: `u${seq}`,
-      turn: seq,
-      created_at: "",
-      content: text,
-      message_type: "standard",
-      attachments: [],
-      model: { role: "user", content: text },
-    },
-  };
-}
-
-function assistant(
-  seq: number,
-  result: string,
-  pageText: string,
-): { seq: number; message: StoredMessage } {
-  const steps: ModelMessage[] = [
-    {
-      role: "assistant",
-      content: [{ type: "tool-call", toolCallId: `c${seq}`, toolName: "close", input: {} }],
-    },
-    {
-      role: "tool",
-      content: [{
-        type: "tool-result",
-        toolCallId: `c${seq}`,
-        toolName: "close",
-        output: { type: "json", value: result },
-      }],
-    },
-    { role: "user", content: [{ type: "text", text: pageText }] },
-    { role: "assistant", content: [{ type: "text", text: `done ${seq}` }] },
-  ];
-  return {
-    seq,
-    message: {
-      role: "assistant",
-      id: `a${seq}`,
-      turn: seq,
-      created_at: "",
-      output_mode: "text",
-      steps,
-      calls: [],
-      text: "",
-      status: "completed",
-      model: "m",
-    },
-  };
-}
-
-/** Ten turns: each asks on the last page (a note), acts, and shows the new page in full. */
-function conversation(turns: number) {
-  const past: { seq: number; message: StoredMessage }[] = [];
-  for (let t = 0; t < turns; t++) {
-    past.push(user(2 * t, `${t === 0 ? page(0) : UNCHANGED_NOTE}\n\nclose ${t}`));
-    past.push(assistant(2 * t + 1, t === 3 ? "r".repeat(3_000) : "ok", page(t + 1)));
-  }
-  return past;
-}
+import { assistant, conversation, page, user } from "../testing/conversation.ts";
 
 const limits = {
   fixedTokens: 500,

@@ -200,7 +200,16 @@ function fullBlockOf(message: ModelMessage): string | null {
 const fingerprints = new WeakMap<HistoryState, string>();
 const shownUpTo = new WeakMap<StoredMessage, { fingerprint: string; page: string | null }>();
 
-function fingerprintOf(state: HistoryState): string {
+/**
+ * What a history state decides about how messages read (its compaction fields), as text: two
+ * states with the same fingerprint shorten every message alike.
+ *
+ * @example
+ * ```ts
+ * fingerprintOf(initialState()) === fingerprintOf(initialState()); // true
+ * ```
+ */
+export function fingerprintOf(state: HistoryState): string {
   let known = fingerprints.get(state);
   if (known === undefined) {
     const { from, frozen, current, context, results_from, summary, compactions } = state;

@@ -24,6 +24,12 @@ import {
 
 /** Keys remembered per handle. */
 export const KNOWN_KEYS = 20_000;
+/**
+ * Keys written fresh (`Mutation.fresh`) remembered per handle, apart: a log entry is deleted
+ * some thousand entries after it was written, and a delete of a key known to hold an inline
+ * value needs no read first (it holds no chunks to delete).
+ */
+export const KNOWN_FRESH_KEYS = 50_000;
 
 /**
  * Recent inline versions of one handle's keys.
@@ -37,9 +43,11 @@ export const KNOWN_KEYS = 20_000;
  */
 export class KnownVersions {
   #map: BoundedMap<string, string | null>;
+  #fresh: BoundedMap<string, string>;
 
-  constructor(limit = KNOWN_KEYS) {
+  constructor(limit = KNOWN_KEYS, freshLimit = KNOWN_FRESH_KEYS) {
     this.#map = new BoundedMap(limit);
+    this.#fresh = new BoundedMap(freshLimit);
   }
 
   /**
@@ -47,7 +55,8 @@ export class KnownVersions {
    * JSON text, where the caller has it already (so in every method below).
    */
   get(key: KvKey, id = JSON.stringify(key)): string | null | undefined {
-    return this.#map.get(id);
+    const known = this.#map.get(id);
+    return known === undefined ? this.#fresh.get(id) : known;
   }
 
   /** Records a raw entry just read: only absent keys and inline values without expiry count. */
@@ -71,14 +80,17 @@ export class KnownVersions {
     id = JSON.stringify(key),
   ): void {
     if (versionstamp === undefined || kind === "other") this.forget(key, id);
-    else this.#map.set(id, kind === "deleted" ? null : versionstamp);
+    else if (kind === "deleted" && this.#fresh.get(id) !== undefined) {
+      // A log entry's end: forgotten, not kept as absent among the keys written again and again.
+      this.forget(key, id);
+    } else this.#map.set(id, kind === "deleted" ? null : versionstamp);
   }
 
   /**
-   * Records every write of a committed commit (see `wrote()`), except fresh keys: a key written
-   * the first time is most often never written again (messages, events), so remembering it
-   * would only push out keys that are (session records, reservations). A fresh key written
-   * again later costs that commit one read.
+   * Records every write of a committed commit (see `wrote()`). Fresh keys go to a map of their
+   * own: a key written the first time is most often never written again (messages, events), so
+   * remembering it beside the others would only push out keys that are (session records,
+   * reservations); it is remembered for the delete that ends it (the event log's trim).
    */
   wroteAll(
     writes: readonly {
@@ -92,7 +104,14 @@ export class KnownVersions {
     versionstamp: string | undefined,
   ): void {
     for (const w of writes) {
-      if (w.fresh) continue;
+      if (w.fresh) {
+        if (
+          versionstamp !== undefined && w.text !== undefined && !w.chunk && w.expireIn === undefined
+        ) {
+          this.#fresh.set(w.id ?? JSON.stringify(w.key), versionstamp);
+        }
+        continue;
+      }
       const kind = w.text === undefined
         ? "deleted"
         : !w.chunk && w.expireIn === undefined
@@ -135,5 +154,6 @@ export class KnownVersions {
   /** Forgets a key (its write failed, or it holds something not remembered). */
   forget(key: KvKey, id = JSON.stringify(key)): void {
     this.#map.delete(id);
+    this.#fresh.delete(id);
   }
 }

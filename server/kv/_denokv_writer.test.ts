@@ -101,6 +101,18 @@ test("a fresh write is stored without reading its key first, alone and in a grou
     for (let i = 0; i < 4; i++) {
       assert.deepEqual((await kv.get(["f", `log${i}`])).value, { j: `${i}` });
     }
+    // A key this handle wrote fresh (inline) is deleted without a read: it holds no chunks.
+    read.length = 0;
+    assert.equal(
+      await ok(writer.commit([], [{ key: ["f", "log1"] }, { key: ["f", "log2"] }])),
+      true,
+    );
+    assert.deepEqual(read, []);
+    assert.equal((await kv.get(["f", "log1"])).versionstamp, null);
+    // Written fresh by another handle: read first, as any key the handle does not know.
+    await kv.atomic().set(["f", "theirs"], { j: "1" }).commit();
+    assert.equal(await ok(writer.commit([], [{ key: ["f", "theirs"] }])), true);
+    assert.deepEqual(read, ["theirs"]);
   } finally {
     kv.close();
   }

@@ -23,18 +23,15 @@ export function stripProse(message: ModelMessage): ModelMessage {
   return { ...message, content: message.content.filter((p) => p.type === "tool-call") };
 }
 
-/** Replaces stored placeholders with content shown live in this run (images are never stored). */
-export function withLive(steps: ModelMessage[], live: Map<string, ToolOutput>): ModelMessage[] {
-  if (!live.size) return steps;
-  return steps.map((m) => {
-    if (m.role !== "tool") return m;
-    return {
-      ...m,
-      content: m.content.map((p) =>
-        p.type === "tool-result" && live.has(p.toolCallId)
-          ? { ...p, output: live.get(p.toolCallId) as never }
-          : p
-      ),
-    };
-  });
+/** A message with the content shown live in this run in place of its placeholders (images are never stored). */
+export function liveIn(message: ModelMessage, live: Map<string, ToolOutput>): ModelMessage {
+  if (!live.size || message.role !== "tool") return message;
+  return {
+    ...message,
+    content: message.content.map((p) =>
+      p.type === "tool-result" && live.has(p.toolCallId)
+        ? { ...p, output: live.get(p.toolCallId) as never }
+        : p
+    ),
+  };
 }

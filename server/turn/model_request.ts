@@ -24,16 +24,17 @@ import type { HostContext } from "../../protocol/mod.ts";
 import type { RuntimeOptions } from "../config.ts";
 import { planCompaction } from "../history/compact.ts";
 import { requestTokens } from "../history/estimate.ts";
-import { compare, type HistoryState, initialState, saveHistory } from "../history/state.ts";
+import { type HistoryState, initialState, saveHistory } from "../history/state.ts";
 import { summarize, transcriptOf } from "../history/summary.ts";
-import { type Item, itemsOf, viewOf } from "../history/view.ts";
+import type { Item } from "../history/view.ts";
 import type { Store } from "../kv/store.ts";
 import { type Budget, budgetOf } from "../model/budget.ts";
 import { modelFromSpec, type ModelProfile } from "../model/mod.ts";
 import type { StoredMessage } from "../session/records.ts";
 import type { ToolOutput } from "../tools/backend_tool.ts";
 import type { TurnTool } from "../tools/turn_tools.ts";
-import { type ModelCall, withLive } from "./_messages.ts";
+import type { ModelCall } from "./_messages.ts";
+import { historyView } from "./_history_view.ts";
 import { isLengthRefusal, isLostReference, providerErrorFields } from "./_provider_errors.ts";
 import { forProvider, withBreakpoints } from "./_request_messages.ts";
 import { splitPrompt } from "./_prompt_prefix.ts";
@@ -307,21 +308,29 @@ export class ModelRequests {
   }
 
   #build(input: OpenInput, system: string, stable: boolean): Built {
-    const { past, seq, model, context } = this.#setup;
+    const { past, seq, model, context, sessionId } = this.#setup;
     const state = this.#state ?? initialState();
-    const items = itemsOf(past, { seq, steps: input.steps });
-    const view = viewOf(items, state);
-    const kept = items.filter((i) => compare(i.pos, state.from) >= 0).length;
-    const skipped = items.length - kept;
-    const summary = view.length > kept;
-    const turn = items.findLastIndex((i) => i.turnStart);
-    const turnStart = turn >= skipped ? turn - skipped + (summary ? 1 : 0) : -1;
-    const messages = withLive(view, input.live).map((m) =>
-      forProvider(m, model.profile, this.budget)
+    const rules = `${model.profile.imagesInToolResults}:${this.budget.toolResultTokens}`;
+    // Settled messages become what the provider reads once a session (`_history_view.ts`).
+    const view = historyView(
+      sessionId,
+      past,
+      { seq, steps: input.steps },
+      state,
+      rules,
+      (m) => forProvider(m, model.profile, this.budget),
+      input.live,
     );
     const offered = orderedTools(input.tools, context, stable ? state.actions : undefined);
-    const tokens = requestTokens(system, offered, messages);
-    return { messages, offered, tokens, summary, turnStart, items };
+    const tokens = requestTokens(system, offered, []) + view.tokens;
+    return {
+      messages: view.messages,
+      offered,
+      tokens,
+      summary: view.summary,
+      turnStart: view.turnStart,
+      items: view.items,
+    };
   }
 
   async #compact(input: OpenInput, system: string, built: Built, force: boolean): Promise<void> {
