@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { memoryStore } from "../kv/memory.ts";
-import type { Key, Store } from "../kv/store.ts";
+import type { Key, ListOptions, Store } from "../kv/store.ts";
 import { EventHub, SEQ_BLOCK } from "./hub.ts";
 import { wrapStore } from "../testing/wrap_store.ts";
 
@@ -160,8 +160,8 @@ test("the log is trimmed by number: a full log costs one small listing every 50 
   const store = wrapStore(inner, {
     name: "memory",
     capabilities: inner.capabilities,
-    list: async (prefix, options) => {
-      const out = await inner.list(prefix, options);
+    list: async <T>(prefix: Key, options?: ListOptions) => {
+      const out = await inner.list<T>(prefix, options);
       // Listings from the oldest entry (the numbering looks at the newest once, on loading).
       if (!options?.reverse) listed.push(out.length);
       return out;

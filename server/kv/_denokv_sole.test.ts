@@ -190,3 +190,21 @@ test("a holder keeps its messages to other processes to itself, and sends them o
     await until(() => Promise.resolve(got.length > 0), 3_000, "the message on the other store");
     assert.deepEqual(got, [{ n: 2 }]);
   }));
+
+test("a store that takes the file again decides nothing on what it knew before: others may have written since", () =>
+  withHolder("retaken.db", async (a, raw, path, others) => {
+    const b = await denoKvStore(path);
+    others.push(b);
+    await a.set(["k"], 1);
+    const seen = (await a.get(["k"]))!.version;
+    // While both are there, B writes the key; then B leaves and A holds the file again.
+    await b.set(["k"], 2);
+    await b.close();
+    await until(() => held(raw), HEARTBEAT_MS + STALE_MS + 2_000, "the file held again");
+    assert.equal(
+      await a.atomic([{ key: ["k"], version: seen }], [{ key: ["k"], value: 3 }]),
+      false,
+      "a version from before B's write no longer holds",
+    );
+    assert.equal((await a.get(["k"]))?.value, 2);
+  }));

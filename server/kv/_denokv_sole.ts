@@ -199,6 +199,7 @@ export class Sole {
   #deciding: Promise<void> | null = null;
   #lastActivity = Date.now();
   #presentAt = 0;
+  #claims = 0;
   /** When the hold was last seen to be ours (a commit that checked it, or a read). */
   #verifiedAt = 0;
   #closed = false;
@@ -213,6 +214,15 @@ export class Sole {
   /** Where this store stands now. */
   get mode(): SoleMode {
     return this.#mode;
+  }
+
+  /**
+   * How many times this store took the file: what it knew of keys before is stale once it
+   * checks them itself (another process may have written any of them), so the write queue
+   * forgets it when this changes.
+   */
+  get claims(): number {
+    return this.#claims;
   }
 
   /** Whether this store holds the file alone now. */
@@ -503,6 +513,7 @@ export class Sole {
       .delete([...PRESENCE, this.id])
       .commit();
     if (!ok) return false;
+    this.#claims++;
     this.#mode = "sole";
     this.#version = versionstamp!;
     this.#until = until;

@@ -86,6 +86,8 @@ export class KvWriter {
   #running = false;
   #known: KnownVersions;
   #sole: Sole | undefined;
+  /** The sole holds this writer's known versions were kept through (`Sole.claims`). */
+  #claims = 0;
 
   /**
    * `sole`: the gate of a store on a file (its commits then keep one of Deno KV's checks for
@@ -175,6 +177,11 @@ export class KvWriter {
           await sole.settle().catch((error) =>
             log.warn("yielding, taking or renewing the Deno KV file failed; retrying", { error })
           );
+          // Holding the file, checks are decided on what is known: nothing known from before.
+          if (sole.claims !== this.#claims) {
+            this.#claims = sole.claims;
+            this.#known.clear();
+          }
           if (!this.#queue.length) break;
         }
         const group = this.#take();
