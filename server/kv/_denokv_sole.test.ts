@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readlinkSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -117,6 +117,18 @@ test("a holder record naming a process that is gone is taken over at once", asyn
   await new Promise((resolve) => child.once("exit", resolve));
   const record = { o: "gone", u: Date.now() + 60_000, p: pid, s: "1", n: ns };
   assert.equal(holderGone(record), true);
+  // A process that exited but is not reaped yet (a zombie) is gone too: here the child of a
+  // shell that then became `sleep`, which never reaps it.
+  const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 3"]);
+  const zombie = Number(
+    await new Promise<string>((resolve) => parent.stdout.once("data", resolve)),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const zStat = readFileSync(`/proc/${zombie}/stat`, "utf8");
+  assert.match(zStat, /\) Z /, "a zombie");
+  const zStart = zStat.slice(zStat.lastIndexOf(")") + 2).split(" ")[19];
+  assert.equal(holderGone({ ...record, p: zombie, s: zStart }), true, "exited, not reaped");
+  parent.kill();
   assert.equal(holderGone({ ...record, p: process.pid, s: undefined }), false, "no start time");
   assert.equal(holderGone({ ...record, n: "pid:[0]" }), false, "another namespace");
   const path = join(dir, "gone.db");

@@ -133,11 +133,15 @@ function self(): Pick<Holder, "p" | "s" | "n"> {
   }
 }
 
-/** A process's start time (clock ticks since boot, field 22 of `/proc/<pid>/stat`). */
+/**
+ * A process's start time (clock ticks since boot, field 22 of `/proc/<pid>/stat`), or "" when
+ * it has exited and waits for its parent to reap it (a zombie, state Z or X): gone all the same.
+ */
 function startTime(pid: number): string {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   // The command name (field 2) may hold spaces and parentheses: count from its closing one.
-  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return fields[0] === "Z" || fields[0] === "X" ? "" : fields[19];
 }
 
 let me: Pick<Holder, "p" | "s" | "n"> | undefined;
