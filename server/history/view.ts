@@ -198,6 +198,15 @@ function fullBlockOf(message: ModelMessage): string | null {
 // What the view of a stored message and everything before it shows depends on those messages,
 // which never change once stored, and on the state's compaction fields: keyed by them.
 const fingerprints = new WeakMap<HistoryState, string>();
+const INITIAL = JSON.stringify([
+  { seq: 0, step: 0 },
+  { seq: 0, step: 0 },
+  null,
+  null,
+  null,
+  "",
+  0,
+]);
 const shownUpTo = new WeakMap<StoredMessage, { fingerprint: string; page: string | null }>();
 
 /**
@@ -210,6 +219,13 @@ const shownUpTo = new WeakMap<StoredMessage, { fingerprint: string; page: string
  * ```
  */
 export function fingerprintOf(state: HistoryState): string {
+  // A session that was never compacted (nearly every request) has the initial fields: a
+  // state object is made for each turn, so its text would be made again each turn.
+  if (
+    state.compactions === 0 && state.summary === "" && state.context === null &&
+    state.current === null && state.results_from === null && state.from.seq === 0 &&
+    state.from.step === 0 && state.frozen.seq === 0 && state.frozen.step === 0
+  ) return INITIAL;
   let known = fingerprints.get(state);
   if (known === undefined) {
     const { from, frozen, current, context, results_from, summary, compactions } = state;

@@ -72,7 +72,8 @@ function admit(reads: Reads, all: BodyLimits, client: string): () => void {
   };
 }
 
-async function readBytes(request: Request, maxBytes: number, timeoutMs: number) {
+/** The body's text under the size cap and the time limit. */
+async function readBody(request: Request, maxBytes: number, timeoutMs: number): Promise<string> {
   const tooBig = () =>
     new TetherError(
       413,
@@ -94,9 +95,10 @@ async function readBytes(request: Request, maxBytes: number, timeoutMs: number) 
   });
   if (declared >= 0) {
     // A declared length bounds the body (HTTP framing stops it there), so it is read whole:
-    // @hono/node-server then reads the socket directly, with no WHATWG stream in between.
+    // @hono/node-server then reads the socket directly, with no WHATWG stream in between, and
+    // decodes the bytes it read (an ArrayBuffer would be a copy of them, decoded after).
     try {
-      return new Uint8Array(await Promise.race([request.arrayBuffer(), deadline]));
+      return await Promise.race([request.text(), deadline]);
     } finally {
       clearTimeout(timer);
     }
@@ -128,7 +130,7 @@ async function readBytes(request: Request, maxBytes: number, timeoutMs: number) 
     bytes.set(c, offset);
     offset += c.byteLength;
   }
-  return bytes;
+  return utf8.decode(bytes);
 }
 
 const utf8 = new TextDecoder();
@@ -155,8 +157,10 @@ export async function readText(
   const all = bodyLimits(limits);
   const release = admit(countFor(all), all, client);
   try {
-    return utf8.decode(
-      await readBytes(request, all.maxBodyBytes, all.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS),
+    return await readBody(
+      request,
+      all.maxBodyBytes,
+      all.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
     );
   } finally {
     release();

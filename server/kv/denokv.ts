@@ -242,8 +242,10 @@ class DenoKvStore implements Store {
 
   async publish(channel: string, message: unknown): Promise<void> {
     this.#open();
-    this.#bus.publish(channel, message);
-    await this.#relay?.publish(channel, encodeValue(message));
+    // Serialised once, for this process's subscribers and the other processes alike.
+    const text = encodeValue(message);
+    this.#bus.publishText(channel, text);
+    await this.#relay?.publish(channel, text);
   }
 
   // deno-lint-ignore require-await -- async so that a closed store rejects rather than throws

@@ -74,3 +74,17 @@ test("without a cancel, the idle limit still ends a stalled stream with a timeou
   );
   assert.equal(expired, 1);
 });
+
+test("the time the consumer takes with a part is not the provider's silence", async () => {
+  async function* two() {
+    yield "a";
+    yield "b";
+  }
+  const got: string[] = [];
+  for await (const part of timed(two(), { ...limits, idleMs: 30 }, () => {})) {
+    got.push(part);
+    // Longer than the idle limit, between the provider's parts.
+    await new Promise((r) => setTimeout(r, 80));
+  }
+  assert.deepEqual(got, ["a", "b"]);
+});

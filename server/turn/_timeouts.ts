@@ -35,24 +35,42 @@ export async function* timed<T>(
   const iterator = source[Symbol.asyncIterator]();
   let started = false;
   let stop: (() => void) | undefined;
-  const aborted = new Promise<"aborted">((resolve) => {
-    if (signal?.aborted) resolve("aborted");
-    else signal?.addEventListener("abort", stop = () => resolve("aborted"), { once: true });
+  // One timer for the whole stream, re-armed only when it fires early: each part just moves the
+  // deadline (a timer set and cleared for every part cost more than the rest of this loop).
+  let deadline = 0;
+  let limit = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let expire: (() => void) | undefined;
+  const ended = new Promise<"aborted" | "expired">((resolve) => {
+    if (signal?.aborted) return resolve("aborted");
+    signal?.addEventListener("abort", stop = () => resolve("aborted"), { once: true });
+    expire = () => resolve("expired");
   });
+  const check = () => {
+    timer = undefined;
+    // Paused while the consumer has the last part (deadline 0): the next wait arms it again.
+    if (deadline === 0) return;
+    const left = deadline - Date.now();
+    if (left > 0) timer = setTimeout(check, left);
+    else expire?.();
+  };
   try {
     for (;;) {
       if (signal?.aborted) throw cancelled();
       const ms = started ? limits.idleMs : limits.firstByteMs;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const expired = new Promise<"expired">((resolve) => {
-        if (ms > 0) timer = setTimeout(() => resolve("expired"), ms);
-      });
-      const next = await Promise.race([iterator.next(), expired, aborted]);
-      clearTimeout(timer);
+      limit = ms;
+      if (ms > 0) {
+        deadline = Date.now() + ms;
+        timer ??= setTimeout(check, ms);
+      } else if (timer !== undefined) {
+        clearTimeout(timer);
+        timer = undefined;
+      }
+      const next = await Promise.race([iterator.next(), ended]);
       if (next === "aborted") throw cancelled();
       if (next === "expired") {
         onExpire();
-        const seconds = Math.round(ms / 100) / 10;
+        const seconds = Math.round(limit / 100) / 10;
         throw new TurnError(
           "timeout",
           started
@@ -60,11 +78,14 @@ export async function* timed<T>(
             : `The model provider sent no answer for ${seconds} s after the request; retry (the limit is MODEL__FIRST_BYTE_TIMEOUT_MS).`,
         );
       }
+      deadline = 0;
       if (next.done) return;
       if (!started && limits.first(next.value)) started = true;
       yield next.value;
     }
   } finally {
+    clearTimeout(timer);
+    expire = undefined;
     if (stop) signal?.removeEventListener("abort", stop);
     void iterator.return?.()?.catch?.(() => {});
   }
