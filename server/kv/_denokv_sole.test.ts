@@ -150,16 +150,16 @@ test("a holder record naming a process that is gone is taken over at once", asyn
   }
 });
 
-test("a holder record that cannot be checked is waited out until it runs out", async () => {
+test("a store opens once a holder record that cannot be checked has run out", async () => {
   const path = join(dir, "elsewhere.db");
   const raw = await rawHandle(path);
   await raw.atomic().set(SOLE_KEY, packed({ o: "elsewhere", u: Date.now() + 1_500 })).commit();
+  const started = Date.now();
   const store = await denoKvStore(path);
   try {
-    const started = Date.now();
-    assert.equal(await store.atomic([], [{ key: ["k"], value: 1 }]), true);
     const took = Date.now() - started;
-    assert.ok(took >= 1_000, `the commit waited ${took} ms, not until the record ran out`);
+    assert.ok(took >= 1_000, `the store opened after ${took} ms, before the record ran out`);
+    assert.equal(await store.atomic([], [{ key: ["k"], value: 1 }]), true);
     assert.equal((await raw.get(["k"])).versionstamp !== null, true);
   } finally {
     await store.close();

@@ -112,6 +112,10 @@ export async function denoKvStore(path: string | null = DEFAULT_DENOKV_PATH): Pr
   shared.relay?.alone(kv, () => sole?.alone === true);
   shared.refs++;
   sole?.start();
+  // A store opens once it knows it may write: while another holds the file alone, that one
+  // writes nothing for the other processes, so a client this process served meanwhile could
+  // miss its events. Its yield comes within the holder's watch (50 to 250 ms).
+  await sole?.writable();
   return new DenoKvStore(kv, limits, id, shared, multi, { known, writer, sole });
 }
 
