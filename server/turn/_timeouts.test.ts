@@ -59,6 +59,7 @@ test("a signal aborted before the first part ends the stream before it yields", 
 
 test("without a cancel, the idle limit still ends a stalled stream with a timeout", async () => {
   let expired = 0;
+  const started = Date.now();
   await assert.rejects(
     (async () => {
       for await (
@@ -73,6 +74,38 @@ test("without a cancel, the idle limit still ends a stalled stream with a timeou
     (error: Error & { type?: string }) => /silent/.test(error.message),
   );
   assert.equal(expired, 1);
+  // The idle limit (30 ms), not the first part's (60 s) that was running when the part came.
+  assert.ok(Date.now() - started < 5_000, `ended after ${Date.now() - started} ms`);
+});
+
+test("a part that comes early moves the deadline later without waiting it out", async () => {
+  // Parts every 20 ms under a 150 ms idle limit, then silence: the stream times out about one
+  // idle limit after the last part, not one first-part limit after the start.
+  let sent = 0;
+  const source: AsyncIterable<number> = {
+    [Symbol.asyncIterator]: () => ({
+      next: () =>
+        sent < 10
+          ? new Promise((r) => setTimeout(() => r({ done: false, value: sent++ }), 20))
+          : new Promise<IteratorResult<number>>(() => {}),
+    }),
+  };
+  const got: number[] = [];
+  const started = Date.now();
+  await assert.rejects(
+    (async () => {
+      for await (
+        const part of timed(
+          source,
+          { firstByteMs: 60_000, idleMs: 150, first: () => true },
+          () => {},
+        )
+      ) got.push(part);
+    })(),
+    /silent/,
+  );
+  assert.deepEqual(got, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], "no part was cut off by the idle limit");
+  assert.ok(Date.now() - started < 5_000, `ended after ${Date.now() - started} ms`);
 });
 
 test("the time the consumer takes with a part is not the provider's silence", async () => {

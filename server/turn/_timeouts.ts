@@ -35,11 +35,14 @@ export async function* timed<T>(
   const iterator = source[Symbol.asyncIterator]();
   let started = false;
   let stop: (() => void) | undefined;
-  // One timer for the whole stream, re-armed only when it fires early: each part just moves the
-  // deadline (a timer set and cleared for every part cost more than the rest of this loop).
+  // One timer for the whole stream: each part just moves the deadline (a timer set and cleared
+  // for every part cost more than the rest of this loop). The timer is set again only when it
+  // fires before the deadline, or when the deadline comes before it would fire (the idle limit
+  // shorter than the first part's).
   let deadline = 0;
   let limit = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let fires = 0;
   let expire: (() => void) | undefined;
   const ended = new Promise<"aborted" | "expired">((resolve) => {
     if (signal?.aborted) return resolve("aborted");
@@ -51,8 +54,10 @@ export async function* timed<T>(
     // Paused while the consumer has the last part (deadline 0): the next wait arms it again.
     if (deadline === 0) return;
     const left = deadline - Date.now();
-    if (left > 0) timer = setTimeout(check, left);
-    else expire?.();
+    if (left > 0) {
+      fires = deadline;
+      timer = setTimeout(check, left);
+    } else expire?.();
   };
   try {
     for (;;) {
@@ -61,7 +66,14 @@ export async function* timed<T>(
       limit = ms;
       if (ms > 0) {
         deadline = Date.now() + ms;
-        timer ??= setTimeout(check, ms);
+        if (timer !== undefined && deadline < fires) {
+          clearTimeout(timer);
+          timer = undefined;
+        }
+        if (timer === undefined) {
+          fires = deadline;
+          timer = setTimeout(check, ms);
+        }
       } else if (timer !== undefined) {
         clearTimeout(timer);
         timer = undefined;
