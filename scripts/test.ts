@@ -2,7 +2,8 @@
  * `npm test`: every test under Node and under Deno, the browser tests in
  * Chromium, and the size budgets; ends with one `N passed, N failed` line.
  *
- * `deno lint`, `deno fmt --check` and `deno check` run first, each counted as one test.
+ * `deno lint`, `deno fmt --check` and `deno check` run after the Deno suite, each counted as one
+ * test.
  *
  * Test files: `*.test.ts` run on Node and Deno; `*.node.test.ts` only on Node
  * (they drive Chromium through playwright-core, which needs Node);
@@ -10,7 +11,8 @@
  *
  * The Node suite runs on the Node that runs this script and, with `TEST_NODE_LINES=22,24` (or
  * `all`), again on each line of `node_lines.ts` (Node 22 and 24, binaries from the npm
- * registry), those two at once; the run says which lines it left out. CI asks for both
+ * registry), those two at once, without the files that test what Deno runs (`DENO_DRIVEN`);
+ * the run says which lines it left out. CI asks for both
  * (`.ci/run`). A Node that strips types itself (22.18 and later) runs the test files as they
  * are; Node 20 loads them through tsx. `TEST_CONCURRENCY` sets how many files each suite runs at
  * once (4; 3 each for the two lines run together). See docs/architecture.md.
@@ -24,6 +26,18 @@ import { NODE_LINES, nodeBinary } from "./node_lines.ts";
 const root = new URL("..", import.meta.url).pathname;
 /** How long one Node test (or suite) may run; the slowest take about two minutes. */
 const TEST_TIMEOUT_MS = 600_000;
+/**
+ * Test files of what Deno runs: they spawn Deno (a JSR dry run, the Deploy entry under
+ * `deno serve`) and Node only drives them, so the Node line does not change what they test.
+ * They run on this machine's line and not again on the lines of `TEST_NODE_LINES` (the JSR dry
+ * runs alone take about a minute a line).
+ */
+const DENO_DRIVEN = new Set([
+  "tests/jsr.node.test.ts",
+  "tests/deploy.node.test.ts",
+  "tests/deploy_isolates.node.test.ts",
+  "tests/hostile/deploy_open.node.test.ts",
+]);
 const SKIP_DIRS = new Set(["node_modules", ".git", "dist", ".tether", "test-output"]);
 
 async function find(dir: string, out: string[] = []): Promise<string[]> {
@@ -147,6 +161,7 @@ if (want("node")) {
     concurrency: number,
     env?: NodeJS.ProcessEnv,
     held?: boolean,
+    files = [...both, ...nodeOnly],
   ) =>
     run(
       name,
@@ -158,8 +173,7 @@ if (want("node")) {
         // A test that hangs fails with its name after ten minutes instead of holding CI.
         `--test-timeout=${TEST_TIMEOUT_MS}`,
         "--test-reporter=spec",
-        ...both,
-        ...nodeOnly,
+        ...files,
       ],
       (out) => ({
         passed: num(out, /^\s*ℹ pass (\d+)/m),
@@ -199,7 +213,15 @@ if (want("node")) {
     const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH ?? ""}` };
     const together = lines.length > 1 ? 3 : 4;
     suites.push(
-      nodeSuite(`node v${line.version}`, node, line.version, together, env, suites.length > 0),
+      nodeSuite(
+        `node v${line.version}`,
+        node,
+        line.version,
+        together,
+        env,
+        suites.length > 0,
+        [...both, ...nodeOnly].filter((f) => !DENO_DRIVEN.has(f)),
+      ),
     );
   }
   results.push(...await Promise.all(suites));

@@ -163,8 +163,12 @@ function typeAll(
           const s = host.state.get();
           throw new Error(
             `no answer to ${JSON.stringify(text)}: ${
-              JSON.stringify({ running: s.running, pending: s.pending, last: s.messages.at(-1) })
-                .slice(0, 600)
+              JSON.stringify({
+                running: s.running,
+                pending: s.pending,
+                messages: `${before} before, ${s.messages.length} now`,
+                last: s.messages.at(-1),
+              }).slice(0, 700)
             }`,
           );
         }
@@ -181,8 +185,13 @@ function typeAll(
         const held = s.pending?.waiting_for === "approval";
         const last = s.messages.at(-1);
         const answered = last?.role === "assistant" && !!last.content && !s.pending;
-        if (s.messages.length > before + 1 && !s.running && (answered || held)) {
-          const mine = s.messages.slice(before);
+        // This exchange starts at the last user message, once that is the one just sent. Counting
+        // from the list's length before the send missed an answer once in CI (the answer shown,
+        // the list one message shorter than counted).
+        const at = s.messages.findLastIndex((m: any) => m.role === "user");
+        const sent = at >= 0 && s.messages[at].content === text;
+        if (sent && at < s.messages.length - 1 && !s.running && (answered || held)) {
+          const mine = s.messages.slice(at);
           out.push({
             calls: mine.flatMap((m: any) => m.toolCalls.map((c: any) => [c.toolName, c.arguments])),
             text: mine.filter((m: any) => m.role === "assistant").map((m: any) => m.content)
