@@ -200,6 +200,7 @@ if (want("node")) {
   // The other lines run together: one suite alone leaves about a fifth of two cores idle
   // (children starting, browsers and servers waiting), and each line is a separate process tree.
   const suites: Promise<SuiteResult>[] = [];
+  const files = [...both, ...nodeOnly].filter((f) => !DENO_DRIVEN.has(f));
   for (const line of lines) {
     let node: string;
     try {
@@ -220,7 +221,9 @@ if (want("node")) {
         together,
         env,
         suites.length > 0,
-        [...both, ...nodeOnly].filter((f) => !DENO_DRIVEN.has(f)),
+        // The second line takes the files in the opposite order, so the two suites do not reach
+        // the heaviest ones (a runtime, its tool server and Chromium each) at the same moment.
+        suites.length > 0 ? [...files].reverse() : files,
       ),
     );
   }

@@ -118,13 +118,18 @@ test("a holder record naming a process that is gone is taken over at once", asyn
   const record = { o: "gone", u: Date.now() + 60_000, p: pid, s: "1", n: ns };
   assert.equal(holderGone(record), true);
   // A process that exited but is not reaped yet (a zombie) is gone too: here the child of a
-  // shell that then became `sleep`, which never reaps it.
-  const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 3"]);
+  // shell that then became `sleep`, which never reaps it. The child outlives the shell's exec
+  // (a child that ended first could be reaped by the shell, as one was on a loaded machine).
+  const parent = spawn("sh", ["-c", "sleep 1 & echo $!; exec sleep 20"]);
   const zombie = Number(
     await new Promise<string>((resolve) => parent.stdout.once("data", resolve)),
   );
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  const zStat = readFileSync(`/proc/${zombie}/stat`, "utf8");
+  let zStat = "";
+  for (const until = Date.now() + 10_000; Date.now() < until;) {
+    zStat = readFileSync(`/proc/${zombie}/stat`, "utf8");
+    if (/\) Z /.test(zStat)) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   assert.match(zStat, /\) Z /, "a zombie");
   const zStart = zStat.slice(zStat.lastIndexOf(")") + 2).split(" ")[19];
   assert.equal(holderGone({ ...record, p: zombie, s: zStart }), true, "exited, not reaped");
