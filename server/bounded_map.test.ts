@@ -50,3 +50,15 @@ test("null is a value like any other", () => {
   assert.equal(map.get("absent"), null);
   assert.equal(map.has("absent"), true);
 });
+
+test("clear removes every key of both generations, and the map keeps its limit after", () => {
+  const dropped: string[] = [];
+  const map = new BoundedMap<string, number>(4, { dropped: (k) => dropped.push(k) });
+  for (let i = 0; i < 4; i++) map.set(`k${i}`, i);
+  map.clear();
+  assert.equal(map.size, 0);
+  assert.equal(map.has("k0") || map.has("k3"), false);
+  assert.deepEqual(dropped, [], "nothing was pushed out for room");
+  for (let i = 0; i < 10; i++) map.set(`n${i}`, i);
+  assert.ok(map.size <= 4, `${map.size} keys`);
+});

@@ -89,6 +89,12 @@ export class BoundedMap<K, V> {
     return this.#old.delete(key) || young;
   }
 
+  /** Removes every key (`dropped` is not called: nothing was pushed out for room). */
+  clear(): void {
+    this.#young = new Map();
+    this.#old = new Map();
+  }
+
   /** Every key, oldest generation first. */
   *keys(): IterableIterator<K> {
     yield* this.#old.keys();

@@ -45,10 +45,7 @@ export class KnownVersions {
   #map: BoundedMap<string, string | null>;
   #fresh: BoundedMap<string, string>;
 
-  #limits: [number, number];
-
   constructor(limit = KNOWN_KEYS, freshLimit = KNOWN_FRESH_KEYS) {
-    this.#limits = [limit, freshLimit];
     this.#map = new BoundedMap(limit);
     this.#fresh = new BoundedMap(freshLimit);
   }
@@ -156,8 +153,8 @@ export class KnownVersions {
 
   /** Forgets every key (another process may have written any of them unseen). */
   clear(): void {
-    this.#map = new BoundedMap(this.#limits[0]);
-    this.#fresh = new BoundedMap(this.#limits[1]);
+    this.#map.clear();
+    this.#fresh.clear();
   }
 
   /** Forgets a key (its write failed, or it holds something not remembered). */

@@ -40,7 +40,6 @@ export async function* timed<T>(
   // fires before the deadline, or when the deadline comes before it would fire (the idle limit
   // shorter than the first part's).
   let deadline = 0;
-  let limit = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let fires = 0;
   let expire: (() => void) | undefined;
@@ -49,31 +48,27 @@ export async function* timed<T>(
     signal?.addEventListener("abort", stop = () => resolve("aborted"), { once: true });
     expire = () => resolve("expired");
   });
+  const arm = (now: number) => {
+    clearTimeout(timer);
+    fires = deadline;
+    timer = setTimeout(check, deadline - now);
+  };
   const check = () => {
     timer = undefined;
     // Paused while the consumer has the last part (deadline 0): the next wait arms it again.
     if (deadline === 0) return;
-    const left = deadline - Date.now();
-    if (left > 0) {
-      fires = deadline;
-      timer = setTimeout(check, left);
-    } else expire?.();
+    const now = Date.now();
+    if (deadline > now) arm(now);
+    else expire?.();
   };
   try {
     for (;;) {
       if (signal?.aborted) throw cancelled();
       const ms = started ? limits.idleMs : limits.firstByteMs;
-      limit = ms;
       if (ms > 0) {
-        deadline = Date.now() + ms;
-        if (timer !== undefined && deadline < fires) {
-          clearTimeout(timer);
-          timer = undefined;
-        }
-        if (timer === undefined) {
-          fires = deadline;
-          timer = setTimeout(check, ms);
-        }
+        const now = Date.now();
+        deadline = now + ms;
+        if (timer === undefined || deadline < fires) arm(now);
       } else if (timer !== undefined) {
         clearTimeout(timer);
         timer = undefined;
@@ -82,7 +77,7 @@ export async function* timed<T>(
       if (next === "aborted") throw cancelled();
       if (next === "expired") {
         onExpire();
-        const seconds = Math.round(limit / 100) / 10;
+        const seconds = Math.round(ms / 100) / 10;
         throw new TurnError(
           "timeout",
           started
