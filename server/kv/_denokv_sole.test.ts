@@ -76,6 +76,8 @@ test("a second store makes the holder yield: a lease held then reaches the file,
     const lease = await acquireLease(a, ["lease", "s1"], "a", 10_000);
     assert.ok(lease);
     assert.equal((await raw.get(["lease", "s1"])).versionstamp, null);
+    const firstHold = a.alone();
+    assert.equal(typeof firstHold, "number", "the holder is alone");
     const opened = Date.now();
     const b = await denoKvStore(path);
     others.push(b);
@@ -83,6 +85,8 @@ test("a second store makes the holder yield: a lease held then reaches the file,
     assert.equal(await acquireLease(b, ["lease", "s1"], "b", 10_000), null);
     assert.ok(Date.now() - opened < 2_000, "the holder yields within its watch");
     assert.equal(await held(raw), false, "nobody holds the file now");
+    assert.equal(a.alone(), null, "the holder that yielded is alone no more");
+    assert.equal(b.alone(), null, "nor is the newcomer");
     const inFile = await raw.get(["lease", "s1"]);
     assert.equal((inFile.value as { j: string }).j.includes('"owner":"a"'), true);
     // A's lease, taken while alone, renews and releases as one written all along.
@@ -97,9 +101,12 @@ test("a second store makes the holder yield: a lease held then reaches the file,
     await a.set(["k"], 2);
     assert.equal(await b.atomic([{ key: ["k"], version }], [{ key: ["k"], value: 3 }]), false);
     assert.equal((await b.get(["k"]))?.value, 2);
-    // Once B leaves, A holds the file again.
+    // Once B leaves, A holds the file again, under a new number: what B wrote counts again.
     await b.close();
     await until(() => held(raw), HEARTBEAT_MS + STALE_MS + 2_000, "the file held again");
+    await a.set(["k"], 4);
+    assert.equal(typeof a.alone(), "number");
+    assert.notEqual(a.alone(), firstHold, "a new hold, a new number");
   }));
 
 test("a holder record naming a process that is gone is taken over at once", async (t) => {

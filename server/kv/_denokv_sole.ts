@@ -234,6 +234,16 @@ export class Sole {
     return this.#mode === "sole";
   }
 
+  /**
+   * The number of this store's hold on the file ({@linkcode claims}) while it holds it alone
+   * and its holder record has not run out, so no newcomer can have taken it over; else null.
+   * A hold whose record ran out counts again only once a commit renewed it, which proves
+   * nobody took the file meanwhile (the renewal checks the record).
+   */
+  held(now: number): number | null {
+    return this.#mode === "sole" && now < this.#until ? this.#claims : null;
+  }
+
   /** Decides whether to hold the file or to join the others; commits wait for it. */
   start(): void {
     this.#deciding = this.#decide().catch((error) => this.#retryLater(error));

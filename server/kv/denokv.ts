@@ -259,6 +259,15 @@ class DenoKvStore implements Store {
     return () => Promise.resolve(off());
   }
 
+  /**
+   * A file held alone (`_denokv_sole.ts`): the number of the hold, while it lasts; `:memory:`
+   * is this process's alone; Deno's default database, or a file shared, is never alone.
+   */
+  alone(): number | null {
+    if (!this.capabilities.shared) return 0;
+    return this.#sole?.held(Date.now()) ?? null;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

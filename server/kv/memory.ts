@@ -143,6 +143,11 @@ class MemoryStore implements Store {
     return () => Promise.resolve(off());
   }
 
+  /** One process's memory: nobody else ever writes it. */
+  alone(): number {
+    return 0;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     this.#root = node();

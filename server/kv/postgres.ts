@@ -265,6 +265,11 @@ class PostgresStore implements Store {
     return await this.#pubsub.subscribe(channel, listener);
   }
 
+  /** A server any process may reach: never known to be alone. */
+  alone(): null {
+    return null;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

@@ -181,6 +181,11 @@ class RedisStore implements Store {
     };
   }
 
+  /** A server any process may reach: never known to be alone. */
+  alone(): null {
+    return null;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

@@ -143,6 +143,13 @@ export interface Store {
   publish(channel: string, message: unknown): Promise<void>;
   /** Subscribes to a channel; returns the function that unsubscribes. */
   subscribe(channel: string, listener: Listener): Promise<() => Promise<void>>;
+  /**
+   * While no other process can write this store: a number that stays the same for as long as
+   * that lasts, so what this process read stays true (but for its own writes) until the number
+   * changes or this answers null. Null while another process may write (a shared store that
+   * cannot know, or knows it is not alone).
+   */
+  alone(): number | null;
   /** Releases connections and timers. The store is unusable afterwards. */
   close(): Promise<void>;
 }

@@ -12,10 +12,18 @@ const input = (workspace_id: string) => ({
   allowed_tools: [],
 });
 
-/** A store that counts its `list()` calls, declaring itself shared or not. */
-function counted(shared: boolean): { store: Store; lists: () => number } {
+/**
+ * A store that counts its `list()` calls, declaring itself shared or not; a shared one says it
+ * is alone while `alone.number` is not null.
+ */
+function counted(shared: boolean): {
+  store: Store;
+  lists: () => number;
+  alone: { number: number | null };
+} {
   const inner = memoryStore();
   let lists = 0;
+  const alone = { number: shared ? null as number | null : 0 };
   const store: Store = {
     name: "counted",
     capabilities: { shared, durable: true },
@@ -28,9 +36,10 @@ function counted(shared: boolean): { store: Store; lists: () => number } {
     commit: (checks, mutations) => inner.commit(checks, mutations),
     publish: (channel, message) => inner.publish(channel, message),
     subscribe: (channel, listener) => inner.subscribe(channel, listener),
+    alone: () => alone.number,
     close: () => inner.close(),
   };
-  return { store, lists: () => lists };
+  return { store, lists: () => lists, alone };
 }
 
 test("a single-process store answers a repeated list from memory", async () => {
@@ -59,6 +68,33 @@ test("a shared store is listed again only when another process changed the works
   assert.ok((await here.list("w1"))[0].secret_rejected_at);
   await there.remove("w1", added.id);
   assert.deepEqual(await here.list("w1"), [], "a removal shows in the next list");
+});
+
+test("a shared store alone is listed once per hold, and again after a change or a new hold", async () => {
+  const { store, lists, alone } = counted(true);
+  const here = new Integrations(store);
+  const there = new Integrations(store);
+  alone.number = 1;
+  const added = await here.add(input("w1"));
+  assert.deepEqual((await here.list("w1")).map((i) => i.id), [added.id]);
+  assert.deepEqual((await there.list("w1")).map((i) => i.id), [added.id]);
+  assert.equal(lists(), 1, "alone, the list is read once for every Integrations of the store");
+  await there.remove("w1", added.id);
+  assert.deepEqual(await here.list("w1"), [], "a change through another one shows");
+  assert.equal(lists(), 2);
+  // Another process writes while this one is not alone, then this one holds the store again.
+  alone.number = null;
+  const elsewhere = await store.commit([], [{
+    key: ["integration", "w1", "int_elsewhere"],
+    value: { ...input("w1"), id: "int_elsewhere", created_at: "2026-01-01T00:00:00.000Z" },
+  }, { key: ["integration_rev", "w1"], value: "rev_elsewhere" }]);
+  assert.ok(elsewhere);
+  assert.deepEqual((await here.list("w1")).map((i) => i.id), ["int_elsewhere"]);
+  alone.number = 2;
+  assert.deepEqual((await here.list("w1")).map((i) => i.id), ["int_elsewhere"]);
+  const before = lists();
+  await here.list("w1");
+  assert.equal(lists(), before, "within the new hold, the list is kept");
 });
 
 test("every change through any Integrations of the store shows in the next list", async () => {

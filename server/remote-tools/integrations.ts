@@ -7,21 +7,21 @@
  * workspaceId]`, rewritten in the commit of every change to the workspace's
  * integrations.
  *
- * Every turn asks for its workspace's list. On a store only this process
- * uses (memory) the list is kept in memory per store and dropped on every
- * change made through any `Integrations` of that store, so a turn reads
- * nothing. On a shared store (a Deno KV file, Redis, Postgres) another
- * process may change it, so a turn reads the workspace's revision key, one
- * key (which a store batches with the turn's other reads), and lists the
- * integrations only when the revision is not the one the kept list was read
- * under.
+ * Every turn asks for its workspace's list. While no other process can
+ * write the store (`Store.alone()`: memory always, a Deno KV file this
+ * process holds alone) the list is kept in memory per store and dropped on
+ * every change made through any `Integrations` of that store, or when the
+ * store's number for being alone changes, so a turn reads nothing.
+ * Otherwise another process may change it, so a turn reads the workspace's
+ * revision key, one key (which a store batches with the turn's other
+ * reads), and lists the integrations only when the revision is not the one
+ * the kept list was read under.
  *
  * @module
  */
 import type { Key, Mutation, Store } from "../kv/store.ts";
 import { registerSecret } from "../log.ts";
 import { newId, now } from "../session/create.ts";
-import { isShared } from "../session/leases.ts";
 
 /** The providers this runtime speaks. */
 export const PROVIDERS = ["generic-rest"] as const;
@@ -75,15 +75,13 @@ export function integrationView(i: Integration): IntegrationView {
  */
 export class Integrations {
   #store: Store;
-  #cache: Cache | null;
-  /** Shared stores: each workspace's list as read, with the revision it was read under. */
-  #revised: Map<string, { rev: string | null; all: Integration[] }> | null;
+  #cache: Cache;
+  /** While others may write: each workspace's list as read, with the revision it was read under. */
+  #revised = new Map<string, { rev: string | null; all: Integration[] }>();
 
   constructor(store: Store) {
     this.#store = store;
-    const shared = isShared(store);
-    this.#cache = shared ? null : cacheOf(store);
-    this.#revised = shared ? new Map() : null;
+    this.#cache = cacheOf(store);
   }
 
   /** Stores a new integration (or replaces the one with the given `id`) and returns it. */
@@ -102,8 +100,15 @@ export class Integrations {
   /** Every integration of a workspace, oldest first. */
   async list(workspaceId: string): Promise<Integration[]> {
     const cache = this.#cache;
-    let all = cache?.lists.get(workspaceId);
-    if (all === undefined && this.#revised) {
+    const alone = this.#store.alone();
+    if (alone !== null && cache.alone !== alone) {
+      // Alone anew: what another process wrote before is read again.
+      cache.alone = alone;
+      cache.generation++;
+      cache.lists.clear();
+    }
+    let all = alone === null ? undefined : cache.lists.get(workspaceId);
+    if (alone === null) {
       // The revision is read before the list: a change between the two lists again next time.
       const rev = (await this.#store.get(revKey(workspaceId)))?.version ?? null;
       const kept = this.#revised.get(workspaceId);
@@ -116,10 +121,14 @@ export class Integrations {
       }
     }
     if (all === undefined) {
-      const generation = cache?.generation;
+      const generation = cache.generation;
       all = await this.#read(workspaceId);
-      // A change made while the store was read may be missing from this list: keep it only if none was.
-      if (cache && cache.generation === generation) cache.lists.set(workspaceId, all);
+      // A change made while the store was read may be missing from this list: keep it only if
+      // none was, and the store stayed alone meanwhile.
+      if (cache.generation === generation && this.#store.alone() === alone) {
+        if (cache.lists.size >= REVISED_WORKSPACES) cache.lists.clear();
+        cache.lists.set(workspaceId, all);
+      }
     }
     return all.map((i) => ({ ...i, allowed_tools: [...i.allowed_tools] }));
   }
@@ -174,23 +183,24 @@ export class Integrations {
   }
 
   /**
-   * Drops the single-process lists (before and after a write, so no list read across it is
-   * kept); a shared store's kept lists go stale by the new revision instead.
+   * Drops the lists kept while alone (before and after a write, so no list read across it is
+   * kept); those read beside other processes go stale by the new revision instead.
    */
   #changed(): void {
-    if (!this.#cache) return;
     this.#cache.generation++;
     this.#cache.lists.clear();
   }
 }
 
-/** How many workspaces' lists a process keeps for a shared store. */
+/** How many workspaces' lists a process keeps, alone and beside others each. */
 const REVISED_WORKSPACES = 1_000;
 
 const revKey = (workspaceId: string): Key => ["integration_rev", workspaceId];
 
-/** The lists of one single-process store, shared by every `Integrations` over it. */
+/** The lists of one store while it is alone, shared by every `Integrations` over it. */
 interface Cache {
+  /** The store's `alone()` number the lists were read under. */
+  alone?: number;
   generation: number;
   lists: Map<string, Integration[]>;
 }

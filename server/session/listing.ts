@@ -112,11 +112,15 @@ export function relist(
     return { listing: fields, mutations: before?.key ? [{ key: before.key }] : [] };
   }
   const listing = { ...fields, key } satisfies ListingFields;
+  const moved = !before?.key || !sameKey(before.key, key);
   const mutations: Mutation[] = [{
     key,
     value: summaryOf({ ...record, listing }),
+    // A session has one entry at a time: one under another key was deleted in the commit that
+    // wrote its successor, so a key the entry moves to holds nothing now.
+    ...(moved ? { fresh: true } : {}),
   }];
-  if (before?.key && !sameKey(before.key, key)) mutations.push({ key: before.key });
+  if (before?.key && moved) mutations.push({ key: before.key });
   return { listing, mutations };
 }
 

@@ -1,6 +1,8 @@
 /**
  * A store that answers every call through another, but for the members a
  * test replaces: its name and capabilities, a slower publish, a counted list.
+ * One that declares itself shared is never alone (`Store.alone()`), as the
+ * other processes it stands for could write it.
  *
  * @module
  */
@@ -28,6 +30,7 @@ export function wrapStore(
     commit: (checks, mutations) => inner.commit(checks, mutations),
     publish: (channel, message) => inner.publish(channel, message),
     subscribe: (channel, listener) => inner.subscribe(channel, listener),
+    alone: () => (own.capabilities.shared ? null : inner.alone()),
     close: () => inner.close(),
     ...own,
   };

@@ -36,6 +36,7 @@ const store: Store = {
   },
   publish: (channel, message) => inner.publish(channel, message),
   subscribe: (channel, listener) => inner.subscribe(channel, listener),
+  alone: () => inner.alone(),
   close: () => inner.close(),
 };
 
