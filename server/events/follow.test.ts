@@ -87,6 +87,7 @@ test("a hole left by another process's late log write is filled from the log bef
         : [event(1), event(2), event(3), event(4)];
       return Promise.resolve(logged.filter((e) => e.payload.seq > after));
     },
+    following: () => {},
   };
   const got: number[] = [];
   const stop = await follow(hub as never, "g", 0, (e) => got.push(e.payload.seq));

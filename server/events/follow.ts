@@ -67,6 +67,8 @@ export async function catchUp(
     // From here to `live()` there is no await: the hub cannot publish in between.
     for (const event of buffer) send(event);
     target.live(last);
+    // Once live: a takeover by this process hands over from here what reached nobody here.
+    hub.following(sessionId, last);
     return last;
   } finally {
     stop();

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { memoryStore } from "../kv/memory.ts";
 import type { Key, ListOptions, Store } from "../kv/store.ts";
 import { EventHub, SEQ_BLOCK } from "./hub.ts";
+import { follow } from "./follow.ts";
 import { wrapStore } from "../testing/wrap_store.ts";
 
 /** A memory store that declares itself durable (so the hub reserves) and records the prefixes it lists. */
@@ -149,6 +150,40 @@ test("a hub taking a session over hands its listeners the other process's logged
     assert.deepEqual(seen, [1, 2, 3, 4], "the late copies from the channel are dropped");
   } finally {
     stop();
+    await runner.stop();
+    await follower.stop();
+  }
+});
+
+test("a follower that went live from the log before any live event still gets the other process's events first at a takeover", async () => {
+  const store = lagging(150);
+  const runner = new EventHub(store, 1000, true);
+  const follower = new EventHub(store, 1000, true);
+  await runner.start();
+  await follower.start();
+  const seen: number[] = [];
+  try {
+    await runner.publish("s1", "assistant:status", { type: "agent_status", status: "started" });
+    await runner.flush("s1");
+    // A client attaches after the first event (an SSE resume from 1): from the log, not live.
+    const stop = await follow(follower, "s1", 1, (e) => seen.push(e.payload.seq));
+    try {
+      await runner.publish("s1", "assistant:text_delta", { type: "text_delta", content: "a" });
+      await runner.publish("s1", "assistant:status", { type: "agent_status", status: "completed" });
+      await runner.flush("s1");
+      const closing = runner.release("s1");
+      if (closing) closing.committed(await store.atomic([], closing.mutations));
+      // Taken over before the channel brought events 2 and 3: the log hands them over.
+      follower.resync("s1");
+      await follower.catchUp("s1");
+      assert.deepEqual(seen, [2, 3], "the logged events, before anything of its own");
+      await follower.publish("s1", "assistant:status", { type: "agent_status", status: "started" });
+      await new Promise((r) => setTimeout(r, 300));
+      assert.deepEqual(seen, [2, 3, 4], "the late copies from the channel are dropped");
+    } finally {
+      stop();
+    }
+  } finally {
     await runner.stop();
     await follower.stop();
   }

@@ -297,6 +297,19 @@ export class EventHub {
     for (const event of await this.replay(sessionId, last)) this.#deliver(sessionId, event);
   }
 
+  /**
+   * A follower goes live having every event up to `seq` (from the log): when no live event has
+   * reached this process's listeners yet, that is where {@linkcode catchUp} starts. (Without
+   * it, a follower that came from the log and met no live event before this process took the
+   * session over was handed none of the events the other process logged meanwhile.) A session
+   * that has delivered live events keeps its number: those listeners have nothing past it.
+   */
+  following(sessionId: string, seq: number): void {
+    if (this.#listeners.has(sessionId) && !this.#delivered.has(sessionId)) {
+      this.#delivered.set(sessionId, seq);
+    }
+  }
+
   /** Waits until every logged event of a session is written. */
   async flush(sessionId: string): Promise<void> {
     while (this.#writes.has(sessionId) || this.#sends.has(sessionId)) {
