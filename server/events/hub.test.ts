@@ -124,69 +124,63 @@ function lagging(lagMs: number): Store {
   });
 }
 
-test("a hub taking a session over hands its listeners the other process's logged events first, then never repeats them", async () => {
+/**
+ * Two processes' hubs on a store whose channel lags 150 ms: `attach` subscribes a listener of
+ * the follower's (after the runner's first event) and answers its stop; then the runner
+ * publishes two more events, logged at once, and the follower's process takes the session
+ * over before the channel brings them. Answers the numbers the listener saw at the takeover
+ * and after the follower's own event, once the late copies had time to arrive.
+ */
+async function takeover(
+  attach: (follower: EventHub, seen: number[]) => Promise<() => void>,
+): Promise<{ atTakeover: number[]; after: number[] }> {
   const store = lagging(150);
   const runner = new EventHub(store, 1000, true);
   const follower = new EventHub(store, 1000, true);
   await runner.start();
   await follower.start();
   const seen: number[] = [];
-  const stop = follower.subscribe("s1", (e) => seen.push(e.payload.seq));
+  let stop = () => {};
   try {
     await runner.publish("s1", "assistant:status", { type: "agent_status", status: "started" });
-    while (seen.length < 1) await new Promise((r) => setTimeout(r, 10));
-    // Two more events: logged at once, on the channel only 150 ms later.
+    await runner.flush("s1");
+    stop = await attach(follower, seen);
     await runner.publish("s1", "assistant:text_delta", { type: "text_delta", content: "a" });
     await runner.publish("s1", "assistant:status", { type: "agent_status", status: "completed" });
     await runner.flush("s1");
     const closing = runner.release("s1");
     if (closing) closing.committed(await store.atomic([], closing.mutations));
-    // The follower's process takes the session over before the channel brought them.
     follower.resync("s1");
     await follower.catchUp("s1");
-    assert.deepEqual(seen, [1, 2, 3], "the logged events, before anything of its own");
+    const atTakeover = [...seen];
     await follower.publish("s1", "assistant:status", { type: "agent_status", status: "started" });
     await new Promise((r) => setTimeout(r, 300));
-    assert.deepEqual(seen, [1, 2, 3, 4], "the late copies from the channel are dropped");
+    return { atTakeover, after: seen };
   } finally {
     stop();
     await runner.stop();
     await follower.stop();
   }
+}
+
+test("a hub taking a session over hands its listeners the other process's logged events first, then never repeats them", async () => {
+  const { atTakeover, after } = await takeover(async (follower, seen) => {
+    const stop = follower.subscribe("s1", (e) => seen.push(e.payload.seq));
+    // Live from the first event on: the channel brings it.
+    while (seen.length < 1) await new Promise((r) => setTimeout(r, 10));
+    return stop;
+  });
+  assert.deepEqual(atTakeover, [1, 2, 3], "the logged events, before anything of its own");
+  assert.deepEqual(after, [1, 2, 3, 4], "the late copies from the channel are dropped");
 });
 
 test("a follower that went live from the log before any live event still gets the other process's events first at a takeover", async () => {
-  const store = lagging(150);
-  const runner = new EventHub(store, 1000, true);
-  const follower = new EventHub(store, 1000, true);
-  await runner.start();
-  await follower.start();
-  const seen: number[] = [];
-  try {
-    await runner.publish("s1", "assistant:status", { type: "agent_status", status: "started" });
-    await runner.flush("s1");
-    // A client attaches after the first event (an SSE resume from 1): from the log, not live.
-    const stop = await follow(follower, "s1", 1, (e) => seen.push(e.payload.seq));
-    try {
-      await runner.publish("s1", "assistant:text_delta", { type: "text_delta", content: "a" });
-      await runner.publish("s1", "assistant:status", { type: "agent_status", status: "completed" });
-      await runner.flush("s1");
-      const closing = runner.release("s1");
-      if (closing) closing.committed(await store.atomic([], closing.mutations));
-      // Taken over before the channel brought events 2 and 3: the log hands them over.
-      follower.resync("s1");
-      await follower.catchUp("s1");
-      assert.deepEqual(seen, [2, 3], "the logged events, before anything of its own");
-      await follower.publish("s1", "assistant:status", { type: "agent_status", status: "started" });
-      await new Promise((r) => setTimeout(r, 300));
-      assert.deepEqual(seen, [2, 3, 4], "the late copies from the channel are dropped");
-    } finally {
-      stop();
-    }
-  } finally {
-    await runner.stop();
-    await follower.stop();
-  }
+  // A client attaching after the first event (an SSE resume from 1): from the log, not live.
+  const { atTakeover, after } = await takeover((follower, seen) =>
+    follow(follower, "s1", 1, (e) => seen.push(e.payload.seq))
+  );
+  assert.deepEqual(atTakeover, [2, 3], "the logged events, before anything of its own");
+  assert.deepEqual(after, [2, 3, 4], "the late copies from the channel are dropped");
 });
 
 test("the log is trimmed by number: a full log costs one small listing every 50 events, and entries a trim missed are swept", async () => {
