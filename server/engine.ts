@@ -405,7 +405,7 @@ export class Engine {
     if (loaded || body.tool_call_id === undefined) admitted?.();
     if (body.tool_call_id === undefined) {
       // The turn's first event needs its numbering: loaded meanwhile, not after the first commit.
-      this.hub.prepare(sid, !loaded);
+      this.hub.prepare(sid);
       const result = await startTurn(
         this.#deps,
         principal,

@@ -374,17 +374,13 @@ export class EventHub {
   }
 
   /**
-   * Loads a session's numbering and reserves its next block now, before its first event, so a
-   * turn about to start need not wait for that on the way to the event (durable stores only).
-   * `fresh`: the session is new, and its first commit will carry the block (`reservation()`).
+   * Loads a session's numbering now, before its first event, so a turn about to start need not
+   * wait for that on the way to the event (durable stores only). The turn's first commit
+   * carries the next block of numbers when one is due (`reservation()`).
    */
-  prepare(sessionId: string, fresh = false): void {
+  prepare(sessionId: string): void {
     if (!this.#durable || this.#seq.has(sessionId)) return;
-    const ready = this.#loadSeq(sessionId).then(async (n) => {
-      // A new session's first commit carries its block instead (`reservation()`): one write fewer.
-      if (!fresh) await this.#reserve(sessionId, n + 1);
-      return n;
-    });
+    const ready = this.#loadSeq(sessionId);
     this.#keepSeq(sessionId, ready);
     // A failure reaches the first event that waits for it; the next load starts afresh.
     ready.catch(() => {
@@ -393,14 +389,20 @@ export class EventHub {
   }
 
   /**
-   * The write that reserves a new session's first block, for the session's first commit to
-   * carry, and what to call once that commit succeeded; null on a memory store. Until then the
-   * block counts as not reserved, so an event numbered before the commit reserves it itself.
+   * The write that reserves a session's next block, for the first commit of a turn to carry
+   * (one write and no round trip of its own), and what to call once that commit succeeded; null
+   * on a memory store, or when the block reserved already has room for a turn's events (half a
+   * block). Until the commit succeeded the block counts as not reserved, so an event numbered
+   * before it reserves it itself.
    */
   async reservation(sessionId: string): Promise<{ mutation: Mutation; committed(): void } | null> {
     if (!this.#durable) return null;
-    const n = await (this.#seq.get(sessionId) ?? this.#loadSeq(sessionId));
-    const limit = Math.max(n + SEQ_BLOCK, this.#reserved.get(sessionId) ?? 0);
+    // Loaded once for the commit and the events after it alike.
+    this.prepare(sessionId);
+    const n = await this.#seq.get(sessionId)!;
+    const reserved = this.#reserved.get(sessionId) ?? 0;
+    if (reserved >= n + SEQ_BLOCK / 2) return null;
+    const limit = Math.max(n + SEQ_BLOCK, reserved);
     return {
       mutation: { key: reservedKey(sessionId), value: limit },
       committed: () => {

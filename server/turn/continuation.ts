@@ -114,10 +114,14 @@ export async function continueTurn(
     attachment_chars: attachmentChars,
   };
   const marks = body.id ? [{ key: messageIdKey(sid, body.id), value: true }] : [];
+  // The session's next block of event numbers, when one is due, is reserved in this commit.
+  const reservation = await hub.reservation(sid);
   const written = await repo.commit(nextRecord, loaded.version, [
     repo.putMessage(sid, entry.seq, assistant),
     ...marks,
+    ...(reservation ? [reservation.mutation] : []),
   ]);
+  if (written) reservation?.committed();
   if (!written) {
     // Another continuation won the race: say what it recorded.
     const fresh = await repo.load(sid);

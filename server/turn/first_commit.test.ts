@@ -1,7 +1,9 @@
 /**
- * A new session's first commit carries its first block of event numbers: on a durable store
- * the numbers of its first events are reserved by the commit that creates the session, with
- * no write of their own, and a runtime started afresh on the store numbers after that block.
+ * A turn's first commit carries the session's next block of event numbers: on a durable store
+ * the numbers of a new session's first events are reserved by the commit that creates the
+ * session, with no write of their own, and a runtime started afresh on the store numbers after
+ * that block; a later turn, a message or a continuation, reserves its block (when one is due)
+ * in the commit that writes the session too.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -17,9 +19,10 @@ import { scriptedModel } from "../testing/scripted_model.ts";
 const pend = () =>
   scriptedModel([{ calls: [{ name: "select_issue", args: { number: 42 }, id: "call_1" }] }]);
 
-test("a new session's first commit reserves its event numbers; nothing else writes them", async () => {
-  const dir = await mkdtemp(join(tmpdir(), "tether-first-commit-"));
-  const file = join(dir, "kv.db");
+/** A Deno KV store on `file` that records the keys (and checks) of every write. */
+async function watchedStore(
+  file: string,
+): Promise<{ store: Store; writes: { checks: readonly Check[]; keys: string[] }[] }> {
   const writes: { checks: readonly Check[]; keys: string[] }[] = [];
   const store = await denoKvStore(file);
   const record = (checks: readonly Check[], mutations: readonly Mutation[]) =>
@@ -42,6 +45,23 @@ test("a new session's first commit reserves its event numbers; nothing else writ
       return value.bind(target);
     },
   }) as Store;
+  return { store: watched, writes };
+}
+
+/**
+ * The writes that reserve numbers of session `sid`: on a shared store the commit that releases
+ * the lease may hand the block's unused rest back (it writes the key beside the lease's
+ * deletion); that returns numbers, it reserves none.
+ */
+const reserving = (writes: { keys: string[] }[], sid: string) =>
+  writes.filter((w) =>
+    w.keys.includes(`event_seq_reserved/${sid}`) && !w.keys.includes(`lease/${sid}`)
+  );
+
+test("a new session's first commit reserves its event numbers; nothing else writes them", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "tether-first-commit-"));
+  const file = join(dir, "kv.db");
+  const { store: watched, writes } = await watchedStore(file);
   try {
     const h = harness({ store: watched, model: pend(), modelName: "scripted" });
     const first = await h.chat({
@@ -51,14 +71,10 @@ test("a new session's first commit reserves its event numbers; nothing else writ
     });
     assert.equal(first.status, 200);
     await h.close();
-    // On a shared store the commit that releases the lease may hand the block's unused rest
-    // back (it writes the key beside the lease's deletion); that returns numbers, it reserves none.
-    const reserving = writes.filter((w) =>
-      w.keys.includes("event_seq_reserved/fc") && !w.keys.includes("lease/fc")
-    );
-    assert.equal(reserving.length, 1, JSON.stringify(writes));
-    assert.ok(reserving[0].keys.includes("session/fc"), "in the commit that writes the session");
-    assert.deepEqual(reserving[0].checks, [{ key: ["session", "fc"], version: null }]);
+    const reserved1 = reserving(writes, "fc");
+    assert.equal(reserved1.length, 1, JSON.stringify(writes));
+    assert.ok(reserved1[0].keys.includes("session/fc"), "in the commit that writes the session");
+    assert.deepEqual(reserved1[0].checks, [{ key: ["session", "fc"], version: null }]);
     const reopened = await denoKvStore(file);
     const reserved = await reopened.get<number>(["event_seq_reserved", "fc"]);
     const logged = await reopened.list<{ payload: { seq: number } }>(["event", "fc"]);
@@ -69,6 +85,46 @@ test("a new session's first commit reserves its event numbers; nothing else writ
     const again = harness({ store: reopened, model: pend(), modelName: "scripted" });
     assert.equal(await (await again.app.engine()).hub.lastSeq("fc"), reserved.value);
     await again.close();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("a later turn, a message or a continuation, reserves its block in the commit that writes the session", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "tether-later-commit-"));
+  const { store, writes } = await watchedStore(join(dir, "kv.db"));
+  try {
+    const h = harness({
+      store,
+      model: scriptedModel((_options, i) =>
+        i % 2 === 0
+          ? { calls: [{ name: "select_issue", args: { number: 42 }, id: `call_${i}` }] }
+          : { text: "Selected." }
+      ),
+      modelName: "scripted",
+    });
+    for (let turn = 0; turn < 3; turn++) {
+      const asked = await h.chat({
+        session_id: "lc",
+        content: "select issue 42",
+        host_context: ISSUE_CONTEXT,
+      });
+      assert.equal(asked.status, 200, JSON.stringify(asked.body));
+      const answered = await h.chat({
+        session_id: "lc",
+        content: "",
+        tool_call_id: asked.body.pending_tool_call.call_id,
+        tool_result: { ok: true },
+      });
+      assert.equal(answered.status, 200, JSON.stringify(answered.body));
+    }
+    await h.close();
+    const reserved = reserving(writes, "lc");
+    // Each request's lease release hands the rest back, so each takes a block again.
+    assert.ok(reserved.length >= 3, JSON.stringify(writes));
+    for (const w of reserved) {
+      assert.ok(w.keys.includes("session/lc"), `a write of its own: ${JSON.stringify(w)}`);
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

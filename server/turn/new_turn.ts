@@ -126,8 +126,8 @@ export async function startTurn(
     listing: titled(previous, body.content, body.output_mode),
   };
   const marks = body.id ? [{ key: messageIdKey(sid, body.id), value: true }] : [];
-  // A new session's first block of event numbers is reserved in its first commit.
-  const reservation = loaded ? null : await deps.hub.reservation(sid);
+  // The session's next block of event numbers, when one is due, is reserved in this commit.
+  const reservation = await deps.hub.reservation(sid);
   const written = await repo.commit(record, loaded?.version ?? null, [
     // Past every message of the loaded session, which the check on its version holds still.
     repo.putMessage(sid, userSeq, user, true),
