@@ -53,7 +53,7 @@ async function watchedStore(
  * the lease may hand the block's unused rest back (it writes the key beside the lease's
  * deletion); that returns numbers, it reserves none.
  */
-const reserving = (writes: { keys: string[] }[], sid: string) =>
+const reserving = <W extends { keys: string[] }>(writes: W[], sid: string) =>
   writes.filter((w) =>
     w.keys.includes(`event_seq_reserved/${sid}`) && !w.keys.includes(`lease/${sid}`)
   );
