@@ -110,6 +110,16 @@ test("a session with a listener keeps its numbering however many others come", a
   await hub.stop();
 });
 
+/** Two processes' hubs, started, on one `lagging(150)` store: `runner` publishes, `other` follows. */
+async function twoHubs(): Promise<{ store: Store; runner: EventHub; other: EventHub }> {
+  const store = lagging(150);
+  const runner = new EventHub(store, 1000, true);
+  const other = new EventHub(store, 1000, true);
+  await runner.start();
+  await other.start();
+  return { store, runner, other };
+}
+
 /** A memory store shared by two hubs whose publish/subscribe delivers `lagMs` late, as a polled channel does. */
 function lagging(lagMs: number): Store {
   const inner = memoryStore();
@@ -134,11 +144,7 @@ function lagging(lagMs: number): Store {
 async function takeover(
   attach: (follower: EventHub, seen: number[]) => Promise<() => void>,
 ): Promise<{ atTakeover: number[]; after: number[] }> {
-  const store = lagging(150);
-  const runner = new EventHub(store, 1000, true);
-  const follower = new EventHub(store, 1000, true);
-  await runner.start();
-  await follower.start();
+  const { store, runner, other: follower } = await twoHubs();
   const seen: number[] = [];
   let stop = () => {};
   try {
@@ -181,6 +187,30 @@ test("a follower that went live from the log before any live event still gets th
   );
   assert.deepEqual(atTakeover, [2, 3], "the logged events, before anything of its own");
   assert.deepEqual(after, [2, 3, 4], "the late copies from the channel are dropped");
+});
+
+test("a follower that read the log ahead of the channel leaves a live listener the events it has not had", async () => {
+  const { runner, other: here } = await twoHubs();
+  const live: number[] = [];
+  const followed: number[] = [];
+  const stopLive = here.subscribe("s1", (e) => live.push(e.payload.seq));
+  let stopFollow = () => {};
+  try {
+    await runner.publish("s1", "assistant:status", { type: "agent_status", status: "started" });
+    await runner.publish("s1", "assistant:text_delta", { type: "text_delta", content: "a" });
+    await runner.flush("s1");
+    // Logged at once, on the channel 150 ms later: a follower from 0 reads both from the log.
+    stopFollow = await follow(here, "s1", 0, (e) => followed.push(e.payload.seq));
+    assert.deepEqual(followed, [1, 2]);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(live, [1, 2], "the live listener gets them from the channel all the same");
+    assert.deepEqual(followed, [1, 2], "and the follower does not get them twice");
+  } finally {
+    stopFollow();
+    stopLive();
+    await runner.stop();
+    await here.stop();
+  }
 });
 
 test("the log is trimmed by number: a full log costs one small listing every 50 events, and entries a trim missed are swept", async () => {

@@ -124,6 +124,11 @@ export class EventHub {
   #kept: Promise<boolean> | null = null;
   /** The last number delivered to this process's listeners, per session that has listeners. */
   #delivered = new Map<string, number>();
+  /**
+   * Per session with listeners but no live delivery yet: the lowest number a follower went
+   * live at, having everything up to it from the log (`following()`).
+   */
+  #followed = new Map<string, number>();
 
   /**
    * `shared`: the store is shared with other processes, so events are published through it too.
@@ -237,6 +242,7 @@ export class EventHub {
       if (!set!.size && this.#listeners.get(sessionId) === set) {
         this.#listeners.delete(sessionId);
         this.#delivered.delete(sessionId);
+        this.#followed.delete(sessionId);
       }
       if (!closed || !closers) return;
       closers.delete(closed);
@@ -292,22 +298,23 @@ export class EventHub {
    * come before this process's own. Later copies of them are dropped as repeats.
    */
   async catchUp(sessionId: string): Promise<void> {
-    const last = this.#delivered.get(sessionId);
+    const last = this.#delivered.get(sessionId) ?? this.#followed.get(sessionId);
     if (!this.#shared || last === undefined) return;
     for (const event of await this.replay(sessionId, last)) this.#deliver(sessionId, event);
   }
 
   /**
-   * A follower goes live having every event up to `seq` (from the log): when no live event has
-   * reached this process's listeners yet, that is where {@linkcode catchUp} starts. (Without
-   * it, a follower that came from the log and met no live event before this process took the
-   * session over was handed none of the events the other process logged meanwhile.) A session
-   * that has delivered live events keeps its number: those listeners have nothing past it.
+   * A follower goes live having every event up to `seq` (from the log). While no live event has
+   * reached this process's listeners, {@linkcode catchUp} starts after the lowest such number.
+   * (Without it, a follower that came from the log and met no live event before this process
+   * took the session over was handed none of the events the other process logged meanwhile.)
+   * It is not taken as delivered: another listener may lack what this follower read, so the
+   * late copies still reach everyone, and each follower drops what it has.
    */
   following(sessionId: string, seq: number): void {
-    if (this.#listeners.has(sessionId) && !this.#delivered.has(sessionId)) {
-      this.#delivered.set(sessionId, seq);
-    }
+    if (!this.#listeners.has(sessionId) || this.#delivered.has(sessionId)) return;
+    const known = this.#followed.get(sessionId);
+    if (known === undefined || seq < known) this.#followed.set(sessionId, seq);
   }
 
   /** Waits until every logged event of a session is written. */
@@ -349,6 +356,7 @@ export class EventHub {
     this.#closers.delete(sessionId);
     this.#listeners.delete(sessionId);
     this.#delivered.delete(sessionId);
+    this.#followed.delete(sessionId);
     for (const closed of closers ?? []) {
       try {
         closed();
@@ -364,6 +372,7 @@ export class EventHub {
     // Numbers only grow: one at or below the last delivered is a repeat (see `catchUp`).
     if (event.payload.seq <= (this.#delivered.get(sessionId) ?? 0)) return;
     this.#delivered.set(sessionId, event.payload.seq);
+    this.#followed.delete(sessionId);
     for (const listener of listeners) {
       try {
         listener(event);
