@@ -5,7 +5,10 @@
  * the session's room (encoded once, however many clients). A client resuming
  * with `after` is kept out of the room while it catches up from the log, and
  * joins the room in the same synchronous step as its last missed event, so it
- * gets every event exactly once. Broadcasts are process-local (`nsp.local`):
+ * gets every event exactly once: each member's last number is kept, and a
+ * broadcast leaves out the members that have its event already (a channel
+ * that lags, such as Deno KV's, can bring an event after a resume read it
+ * from the log). Broadcasts are process-local (`nsp.local`):
  * events cross processes through the hub, never twice through an adapter.
  *
  * Each event is checked against every member before it is broadcast (the
@@ -36,7 +39,8 @@ export const sessionRoom = (sessionId: string): string => `session:${sessionId}`
 
 interface Fanout {
   stop: () => void;
-  members: Map<string, { socket: Socket; see: Viewer }>;
+  /** `last`: the highest number the socket has (0 for one that joined live, and Infinity while it catches up). */
+  members: Map<string, { socket: Socket; see: Viewer; last: number }>;
 }
 
 /**
@@ -80,7 +84,9 @@ export class RoomFanout {
     let mine = this.#generation.get(socket);
     if (!mine) this.#generation.set(socket, mine = new Map());
     mine.set(sessionId, generation);
-    this.#fanout(sessionId).members.set(socket.id, { socket, see });
+    // Catching up, a member is outside the room and counts as having everything until it is live.
+    const member = { socket, see, last: after === undefined ? 0 : Infinity };
+    this.#fanout(sessionId).members.set(socket.id, member);
     const current = () => socket.connected && mine.get(sessionId) === generation;
     if (after === undefined) {
       socket.join(sessionRoom(sessionId));
@@ -93,7 +99,8 @@ export class RoomFanout {
         if (see(event)) sendEvent(socket, event);
         else refused = true;
       },
-      live: () => {
+      live: (lastSeq) => {
+        member.last = lastSeq;
         if (current() && !refused) socket.join(sessionRoom(sessionId));
       },
     });
@@ -142,12 +149,21 @@ export class RoomFanout {
     return fanout;
   }
 
-  /** Sends an event to the members it is for; any other member leaves the room first. */
+  /**
+   * Sends an event to the members it is for and that lack it; any member it is not for leaves
+   * the room first.
+   */
   #broadcast(sessionId: string, members: Fanout["members"], event: SessionEvent): void {
     const refused: string[] = [];
-    for (const [id, member] of members) if (!member.see(event)) refused.push(id);
+    const had: string[] = [];
+    const seq = event.payload.seq;
+    for (const [id, member] of members) {
+      if (!member.see(event)) refused.push(id);
+      else if (member.last >= seq) had.push(id);
+      else member.last = seq;
+    }
     for (const id of refused) this.detach(members.get(id)!.socket, sessionId);
-    sendEvent(this.#nsp.local.to(sessionRoom(sessionId)).except(refused), event);
+    sendEvent(this.#nsp.local.to(sessionRoom(sessionId)).except([...refused, ...had]), event);
   }
 
   /** The session was deleted: every member leaves its room. */

@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { scriptedModel } from "../testing/scripted_model.ts";
+import { memoryStore } from "../kv/memory.ts";
+import { wrapStore } from "../testing/wrap_store.ts";
 import {
   client,
   completed,
@@ -218,4 +220,40 @@ test("assistant_cancel cancels the live turn for every attached client", async (
   a.close();
   b.close();
   await rt.close();
+});
+
+test("a socket resuming from the log ahead of a lagging channel gets each event once", async () => {
+  // Two processes on one shared store whose channel brings events 200 ms after they are logged.
+  const inner = memoryStore();
+  const store = wrapStore(inner, {
+    name: "lagging",
+    capabilities: { shared: true, durable: true },
+    publish: (channel, message) => (
+      setTimeout(() => inner.publish(channel, message), 200), Promise.resolve()
+    ),
+  });
+  const a = await runtime({ store, model: scriptedModel([{ text: "Hello there friend." }]) });
+  const b = await runtime({ store });
+  const sender = await client(a.url);
+  const socket = await client(b.url);
+  try {
+    const sent = await sender.ask("assistant_message", {
+      id: mid(),
+      session_id: "lag1",
+      content: "hi",
+    });
+    assert.equal(sent.ok, true, JSON.stringify(sent));
+    // B reads the turn from the log before its channel brings it.
+    const joined = await socket.ask("assistant_join_session", { session_id: "lag1", after: 0 });
+    assert.equal(joined.ok, true, JSON.stringify(joined));
+    await socket.until(completed);
+    await sleep(400); // the channel's late copies reach B meanwhile
+    const seqs = socket.events.map((e) => e.payload.seq);
+    assert.deepEqual(seqs, [1, 2, 3, 4, 5, 6], "each event once, in order");
+  } finally {
+    sender.close();
+    socket.close();
+    await a.close();
+    await b.close();
+  }
 });
