@@ -18,7 +18,7 @@
  */
 import process from "node:process";
 import { writeFile } from "node:fs/promises";
-import { Session } from "node:inspector";
+import { Session } from "node:inspector/promises";
 import { createInterface } from "node:readline";
 import { loadModel } from "./_load_model.ts";
 import { startFloor } from "./_load_floor.ts";
@@ -69,52 +69,37 @@ lines.on("line", (line) => {
     const { user, system } = process.cpuUsage();
     console.log(JSON.stringify({ cpu: user + system, threads: threadTimes() }));
   } else if (order === "profile") {
-    profiler.connect();
-    // Sampled every 100 µs (V8's default is 1 ms): a turn costs well under a millisecond, so
-    // the default sees a function only when it takes a noticeable share of all turns together.
-    profiler.post(
-      "Profiler.enable",
-      () =>
-        profiler.post(
-          "Profiler.setSamplingInterval",
-          { interval: 100 },
-          () =>
-            profiler.post(
-              "Profiler.start",
-              () =>
-                allocations
-                  ? profiler.post("HeapProfiler.startSampling", {
-                    samplingInterval: 16_384,
-                    includeObjectsCollectedByMajorGC: true,
-                    includeObjectsCollectedByMinorGC: true,
-                  }, () => console.log("{}"))
-                  : console.log("{}"),
-            ),
-        ),
-    );
+    startProfile().then(() => console.log("{}"));
   } else if (order.startsWith("profile-to ")) {
-    // The CPU profile to <file>, the sampled allocations to <file without .cpuprofile>.heapprofile.
-    const file = order.slice(11);
-    profiler.post("Profiler.stop", async (error, cpu) => {
-      if (!allocations) {
-        if (!error) await writeFile(file, JSON.stringify(cpu.profile));
-        console.log(JSON.stringify({ error: error ? String(error) : null }));
-        return;
-      }
-      profiler.post("HeapProfiler.stopSampling", async (heapError, heap) => {
-        if (!error) await writeFile(file, JSON.stringify(cpu.profile));
-        if (!heapError) {
-          await writeFile(
-            file.replace(/\.cpuprofile$/, ".heapprofile"),
-            JSON.stringify(heap.profile),
-          );
-        }
-        console.log(
-          JSON.stringify({ error: error || heapError ? String(error ?? heapError) : null }),
-        );
-      });
-    });
+    writeProfile(order.slice(11)).then(
+      () => console.log(JSON.stringify({ error: null })),
+      (error) => console.log(JSON.stringify({ error: String(error) })),
+    );
   }
 });
+
+async function startProfile(): Promise<void> {
+  profiler.connect();
+  await profiler.post("Profiler.enable");
+  // Sampled every 100 µs (V8's default is 1 ms): a turn costs well under a millisecond, so
+  // the default sees a function only when it takes a noticeable share of all turns together.
+  await profiler.post("Profiler.setSamplingInterval", { interval: 100 });
+  await profiler.post("Profiler.start");
+  if (!allocations) return;
+  await profiler.post("HeapProfiler.startSampling", {
+    samplingInterval: 16_384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+}
+
+/** The CPU profile to `file`, the sampled allocations to `file` without .cpuprofile, .heapprofile. */
+async function writeProfile(file: string): Promise<void> {
+  const { profile } = await profiler.post("Profiler.stop");
+  await writeFile(file, JSON.stringify(profile));
+  if (!allocations) return;
+  const heap = await profiler.post("HeapProfiler.stopSampling");
+  await writeFile(file.replace(/\.cpuprofile$/, ".heapprofile"), JSON.stringify(heap.profile));
+}
 lines.on("close", stop);
 process.on("SIGTERM", stop);

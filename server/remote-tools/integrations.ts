@@ -99,38 +99,46 @@ export class Integrations {
 
   /** Every integration of a workspace, oldest first. */
   async list(workspaceId: string): Promise<Integration[]> {
-    const cache = this.#cache;
     const alone = this.#store.alone();
-    if (alone !== null && cache.alone !== alone) {
+    const all = alone === null
+      ? await this.#besideOthers(workspaceId)
+      : await this.#whileAlone(workspaceId, alone);
+    return all.map((i) => ({ ...i, allowed_tools: [...i.allowed_tools] }));
+  }
+
+  /** The list kept per store while it is alone (under the store's number `alone`). */
+  async #whileAlone(workspaceId: string, alone: number): Promise<Integration[]> {
+    const cache = this.#cache;
+    if (cache.alone !== alone) {
       // Alone anew: what another process wrote before is read again.
       cache.alone = alone;
       cache.generation++;
       cache.lists.clear();
     }
-    let all = alone === null ? undefined : cache.lists.get(workspaceId);
-    if (alone === null) {
-      // The revision is read before the list: a change between the two lists again next time.
-      const rev = (await this.#store.get(revKey(workspaceId)))?.version ?? null;
-      const kept = this.#revised.get(workspaceId);
-      if (kept?.rev === rev) all = kept.all;
-      else {
-        all = await this.#read(workspaceId);
-        // Bounded: past the cap the kept lists start over (each costs one list to read again).
-        if (this.#revised.size >= REVISED_WORKSPACES) this.#revised.clear();
-        this.#revised.set(workspaceId, { rev, all });
-      }
+    const kept = cache.lists.get(workspaceId);
+    if (kept) return kept;
+    const generation = cache.generation;
+    const all = await this.#read(workspaceId);
+    // A change made while the store was read may be missing from this list: keep it only if
+    // none was, and the store stayed alone meanwhile.
+    if (cache.generation === generation && this.#store.alone() === alone) {
+      if (cache.lists.size >= REVISED_WORKSPACES) cache.lists.clear();
+      cache.lists.set(workspaceId, all);
     }
-    if (all === undefined) {
-      const generation = cache.generation;
-      all = await this.#read(workspaceId);
-      // A change made while the store was read may be missing from this list: keep it only if
-      // none was, and the store stayed alone meanwhile.
-      if (cache.generation === generation && this.#store.alone() === alone) {
-        if (cache.lists.size >= REVISED_WORKSPACES) cache.lists.clear();
-        cache.lists.set(workspaceId, all);
-      }
-    }
-    return all.map((i) => ({ ...i, allowed_tools: [...i.allowed_tools] }));
+    return all;
+  }
+
+  /** The list read again only when the workspace's revision changed (another process may write). */
+  async #besideOthers(workspaceId: string): Promise<Integration[]> {
+    // The revision is read before the list: a change between the two lists again next time.
+    const rev = (await this.#store.get(revKey(workspaceId)))?.version ?? null;
+    const kept = this.#revised.get(workspaceId);
+    if (kept?.rev === rev) return kept.all;
+    const all = await this.#read(workspaceId);
+    // Bounded: past the cap the kept lists start over (each costs one list to read again).
+    if (this.#revised.size >= REVISED_WORKSPACES) this.#revised.clear();
+    this.#revised.set(workspaceId, { rev, all });
+    return all;
   }
 
   /** One integration, or null. */
