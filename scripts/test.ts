@@ -69,6 +69,8 @@ interface SuiteResult {
   failed: number;
   skipped: number;
   code: number;
+  /** The failed tests' names and places, repeated in the summary (CI logs keep only the tail). */
+  failures?: string[];
 }
 
 /**
@@ -110,6 +112,17 @@ function run(
       resolve({ name, code: code ?? 1, ...counts });
     });
   });
+}
+
+/**
+ * The failed tests a runner listed in its closing section (after `heading`): the lines `keep`
+ * accepts, at most 40, so the summary names them however long each test's own output was.
+ */
+function failures(text: string, heading: RegExp, keep: RegExp): string[] {
+  const at = text.search(heading);
+  if (at < 0) return [];
+  return text.slice(at).split("\n").slice(1).map((l) => l.trim()).filter((l) => keep.test(l))
+    .slice(0, 40);
 }
 
 /** The last match wins: runners print progress lines before their closing summary. */
@@ -179,6 +192,7 @@ if (want("node")) {
         passed: num(out, /^\s*ℹ pass (\d+)/m),
         failed: num(out, /^\s*ℹ fail (\d+)/m) + num(out, /^\s*ℹ cancelled (\d+)/m),
         skipped: num(out, /^\s*ℹ skipped (\d+)/m),
+        failures: failures(out, /^✖ failing tests:/m, /^(test at |✖ )/),
       }),
       env,
       held,
@@ -243,6 +257,7 @@ if (want("deno")) {
       passed: num(out, /(\d+) passed/),
       failed: num(out, /(\d+) failed/),
       skipped: num(out, /(\d+) ignored/),
+      failures: failures(out, /^ FAILURES\s*$/m, / => /),
     })),
   );
 }
@@ -295,6 +310,7 @@ for (const r of results) {
       broken ? ` (exit code ${r.code})` : ""
     }`,
   );
+  for (const f of r.failures ?? []) console.log(`  ${f}`);
   passed += r.passed;
   failed += r.failed + broken;
   skipped += r.skipped;
