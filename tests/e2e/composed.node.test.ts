@@ -380,20 +380,44 @@ describe("the demo as npm start composes it", () => {
     await chat.locator("textarea").fill("select issue 19");
     await chat.locator("textarea").press("Enter");
     await chat.locator("[part~=message-assistant]", { hasText: "Done: select issue" }).waitFor();
+    // Between turns: the answer shows before the turn's end arrives, and a runtime stopped
+    // between the two would leave the turn running in the page, where Enter sends nothing (one
+    // suspect for a clean-clone CI run on Node 24 where Send again never came).
+    await chat.locator('[part=log]:not([aria-busy="true"])').waitFor();
     const port = Number(new URL(running!.url).port);
     await stop(running);
-    await chat.locator("[part=connection]", { hasText: /Reconnecting|Offline/ }).waitFor({
-      timeout: 15_000,
-    });
-    // A message typed while the runtime is away is kept, to send again with one click.
-    await chat.locator("textarea").fill("close it");
-    await chat.locator("textarea").press("Enter");
-    // The page builds its context before the send fails; with four suites' browsers on two
-    // cores that once took longer than 15 s.
-    await chat.locator("[part=error] [part=retry]", { hasText: "Send again" }).waitFor({
-      timeout: 40_000,
-    });
-    running = await start(dir, port);
+    try {
+      await chat.locator("[part=connection]", { hasText: /Reconnecting|Offline/ }).waitFor({
+        timeout: 15_000,
+      });
+      // A message typed while the runtime is away is kept, to send again with one click.
+      await chat.locator("textarea").fill("close it");
+      await chat.locator("textarea").press("Enter");
+      // The page builds its context before the send fails; with four suites' browsers on two
+      // cores that once took longer than 15 s.
+      await chat.locator("[part=error] [part=retry]", { hasText: "Send again" }).waitFor({
+        timeout: 40_000,
+      }).catch(async (error) => {
+        // What the page held instead, so a failure here says why.
+        const held = await page.evaluate(() => {
+          const el = document.querySelector("tether-chat") as any;
+          const s = el?.host?.state.get();
+          const root = el?.shadowRoot ?? el;
+          return {
+            running: s?.running,
+            connection: s?.connection,
+            composer: root?.querySelector("textarea")?.value,
+            error: root?.querySelector("[part=error]")?.textContent?.trim(),
+            last: s?.messages.at(-1),
+          };
+        }).catch((e) => String(e));
+        throw new Error(`${(error as Error).message}\nThe page held: ${JSON.stringify(held)}`);
+      });
+    } finally {
+      // Back whatever happened above, so a failure here is this test's alone, not also that of
+      // every test after it (each found the runtime gone).
+      running = await start(dir, port);
+    }
     await waitConnected(page);
     assert.doesNotMatch(
       await chat.locator("[part=error]").innerText(),
