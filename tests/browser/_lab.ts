@@ -18,10 +18,30 @@ import { proxyRequest, proxyUpgrade, RUNTIME_PATHS } from "./proxy.mjs";
 
 import { CHROMIUM_ARGS, findChromium } from "./chromium.mjs";
 
-/** Headless Chromium, with the flags this machine's closed network needs. */
+/**
+ * Headless Chromium, with the flags this machine's closed network needs.
+ *
+ * A browser that dies while it starts (seen on the test machine: SIGSEGV before the first page,
+ * with other test files starting browsers beside it; the file passed when run again) is started
+ * again, twice at most, and said on stderr: the tests are about Tether, and a browser that never came up tested none of
+ * it. Any other launch error, and a third crash, fails the test as before.
+ */
 export async function launchChromium(): Promise<Browser> {
   const { path, env } = await findChromium();
-  return chromium.launch({ executablePath: path, env, headless: true, args: CHROMIUM_ARGS });
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await chromium.launch({
+        executablePath: path,
+        env,
+        headless: true,
+        args: CHROMIUM_ARGS,
+      });
+    } catch (error) {
+      const text = String((error as Error)?.message ?? error);
+      if (attempt >= 3 || !/process did exit|browser has been closed/.test(text)) throw error;
+      console.error(`Chromium died while starting (attempt ${attempt}); starting it again.`);
+    }
+  }
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { tsArgs } from "../_ts_args.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -14,7 +15,7 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
  * @returns {Promise<{ url: string, port: number, stop(): Promise<void>, output(): string }>}
  */
 export function spawnRuntime(options = {}) {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/browser/runtime.ts"], {
+  const child = spawn(process.execPath, [...tsArgs(), "tests/browser/runtime.ts"], {
     cwd: root,
     env: {
       ...process.env,

@@ -8,6 +8,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { tsArgs } from "../_ts_args.mjs";
 
 const ENTRY = fileURLToPath(new URL("./_process.ts", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -53,7 +54,7 @@ export function startProcess(
   env: Record<string, string>,
   entry: string = ENTRY,
 ): Promise<Proc> {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+  const child = spawn(process.execPath, [...tsArgs(), entry], {
     cwd: ROOT,
     env: { ...process.env, ...env, TEST_NAME: name },
     stdio: ["pipe", "pipe", "pipe"],
