@@ -11,11 +11,11 @@
  *
  * The Node suite runs on the Node that runs this script and, with `TEST_NODE_LINES=22,24` (or
  * `all`), again on each line of `node_lines.ts` (Node 22 and 24, binaries from the npm
- * registry), those two at once, without the files that test what Deno runs (`DENO_DRIVEN`);
+ * registry), one after the other, without the files that test what Deno runs (`DENO_DRIVEN`);
  * the run says which lines it left out. CI asks for both
  * (`.ci/run`). A Node that strips types itself (22.18 and later) runs the test files as they
  * are; Node 20 loads them through tsx. `TEST_CONCURRENCY` sets how many files each suite runs at
- * once (4; 3 each for the two lines run together). See docs/architecture.md.
+ * once (4). See docs/architecture.md.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { readdir } from "node:fs/promises";
@@ -80,23 +80,15 @@ interface SuiteResult {
   failures?: string[];
 }
 
-/**
- * Runs one suite and counts its results. Its output goes to this process's as it comes, or,
- * with `held`, all at once when it ends (for a suite that runs beside another).
- */
+/** Runs one suite and counts its results; its output goes to this process's as it comes. */
 function run(
   name: string,
   cmd: string,
   args: string[],
   parse: (out: string) => Omit<SuiteResult, "name" | "code">,
   env: NodeJS.ProcessEnv = process.env,
-  held = false,
 ): Promise<SuiteResult> {
-  const header = `\n=== ${name}: ${cmd} ${args.join(" ").slice(0, 200)}`;
-  if (!held) console.log(header);
-  else {console.log(
-      `\n=== ${name}: started beside the suite above; its output follows when it ends`,
-    );}
+  console.log(`\n=== ${name}: ${cmd} ${args.join(" ").slice(0, 200)}`);
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
@@ -107,12 +99,11 @@ function run(
     let out = "";
     const tee = (chunk: Buffer, stream: NodeJS.WriteStream) => {
       out += chunk.toString();
-      if (!held) stream.write(chunk);
+      stream.write(chunk);
     };
     child.stdout.on("data", (c) => tee(c, process.stdout));
     child.stderr.on("data", (c) => tee(c, process.stderr));
     child.on("close", (code) => {
-      if (held) console.log(`${header}\n${out}`);
       // deno-lint-ignore no-control-regex -- strips the runners' colour codes
       const counts = parse(out.replace(/\x1b\[[0-9;]*m/g, ""));
       console.log(`=== ${name}: ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -178,9 +169,7 @@ if (want("node")) {
     name: string,
     node: string,
     version: string,
-    concurrency: number,
     env?: NodeJS.ProcessEnv,
-    held?: boolean,
     files = [...both, ...nodeOnly],
   ) =>
     run(
@@ -189,7 +178,7 @@ if (want("node")) {
       [
         ...(stripsTypes(version) ? [] : ["--import", "tsx"]),
         "--test",
-        `--test-concurrency=${process.env.TEST_CONCURRENCY ?? concurrency}`,
+        `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 4}`,
         // A test that hangs fails with its name after ten minutes instead of holding CI.
         `--test-timeout=${TEST_TIMEOUT_MS}`,
         "--test-reporter=spec",
@@ -202,10 +191,9 @@ if (want("node")) {
         failures: failures(out, /^✖ failing tests:/m, /^(test at |✖ )/),
       }),
       env,
-      held,
     );
   results.push(
-    await nodeSuite(`node ${process.version}`, process.execPath, process.version, 4),
+    await nodeSuite(`node ${process.version}`, process.execPath, process.version),
   );
   const lines = otherLines();
   const left = NODE_LINES.filter((l) =>
@@ -218,9 +206,10 @@ if (want("node")) {
       } runs it on Node ${left.map((l) => l.major).join(" and ")} too.`,
     );
   }
-  // The other lines run together: one suite alone leaves about a fifth of two cores idle
-  // (children starting, browsers and servers waiting), and each line is a separate process tree.
-  const suites: Promise<SuiteResult>[] = [];
+  // The other lines run one after another, four files at a time each, like this machine's line.
+  // Run together (three files each, as until 2026-12-05) they took more processor time than the
+  // two one after another: on 2 cores, 1363 s of it and 688 s of wall time for Node 22 and 24
+  // together, against 548 s and 281 s for Node 24 alone (docs/architecture.md).
   const files = [...both, ...nodeOnly].filter((f) => !DENO_DRIVEN.has(f));
   for (const line of lines) {
     let node: string;
@@ -233,22 +222,8 @@ if (want("node")) {
     }
     // Children that run `node` or `npm` by name (the README tests) get this line's Node too.
     const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH ?? ""}` };
-    const together = lines.length > 1 ? 3 : 4;
-    suites.push(
-      nodeSuite(
-        `node v${line.version}`,
-        node,
-        line.version,
-        together,
-        env,
-        suites.length > 0,
-        // The second line takes the files in the opposite order, so the two suites do not reach
-        // the heaviest ones (a runtime, its tool server and Chromium each) at the same moment.
-        suites.length > 0 ? [...files].reverse() : files,
-      ),
-    );
+    results.push(await nodeSuite(`node v${line.version}`, node, line.version, env, files));
   }
-  results.push(...await Promise.all(suites));
 }
 if (want("deno")) {
   results.push(
