@@ -23,8 +23,8 @@ import { CHROMIUM_ARGS, findChromium } from "./chromium.mjs";
  *
  * A browser that dies while it starts (seen on the test machine: SIGSEGV before the first page,
  * with other test files starting browsers beside it; the file passed when run again) is started
- * again, twice at most, and said on stderr: the tests are about Tether, and a browser that never came up tested none of
- * it. Any other launch error, and a third crash, fails the test as before.
+ * again, twice at most, and said on stderr: the tests are about Tether, and a browser that never
+ * came up tested none of it. Any other launch error, and a third crash, fails the test as before.
  */
 export async function launchChromium(): Promise<Browser> {
   const { path, env } = await findChromium();
