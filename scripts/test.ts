@@ -14,7 +14,7 @@
  * registry), one after the other, without the files that test what Deno runs (`DENO_DRIVEN`);
  * the run says which lines it left out. CI asks for both
  * (`.ci/run`). A Node that strips types itself (22.18 and later) runs the test files as they
- * are; Node 20 loads them through tsx. `TEST_CONCURRENCY` sets how many files each suite runs at
+ * are; Node 20 loads them through `tests/_ts_loader.mjs`. `TEST_CONCURRENCY` sets how many files each suite runs at
  * once (4). See docs/architecture.md.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -22,6 +22,7 @@ import { readdir } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import process from "node:process";
 import { NODE_LINES, nodeBinary } from "./node_lines.ts";
+import { TS_LOADER } from "../tests/_ts_args.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 /**
@@ -176,7 +177,7 @@ if (want("node")) {
       name,
       node,
       [
-        ...(stripsTypes(version) ? [] : ["--import", "tsx"]),
+        ...(stripsTypes(version) ? [] : ["--import", TS_LOADER]),
         "--test",
         `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 4}`,
         // A test that hangs fails with its name after ten minutes instead of holding CI.
