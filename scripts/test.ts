@@ -23,6 +23,7 @@ import { dirname, join, relative } from "node:path";
 import process from "node:process";
 import { NODE_LINES, nodeBinary } from "./node_lines.ts";
 import { TS_LOADER } from "../tests/_ts_args.mjs";
+import { warm } from "../tests/_ts_cache.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 /**
@@ -193,6 +194,11 @@ if (want("node")) {
       }),
       env,
     );
+  if (!stripsTypes(process.version)) {
+    // Every source's JavaScript made once, before the suite's processes ask for it together.
+    const sources = await listSources(root);
+    await warm(sources.filter((f) => !f.endsWith(".browser.test.ts")).map((f) => join(root, f)));
+  }
   results.push(
     await nodeSuite(`node ${process.version}`, process.execPath, process.version),
   );
