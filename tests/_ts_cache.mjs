@@ -18,7 +18,6 @@ const dir = fileURLToPath(new URL("../node_modules/.cache/tether-ts/", import.me
 const major = process.versions.node.split(".")[0];
 /** @type {typeof import("esbuild") | undefined} */
 let esbuild;
-let made = false;
 
 /**
  * Where the JavaScript of the TypeScript file at `path`, as it is now, is kept.
@@ -51,7 +50,7 @@ export async function javascriptOf(path) {
       sourcefile: path,
       sourcemap: "inline",
     });
-    if (!made) mkdirSync(dir, { recursive: true }), made = true;
+    mkdirSync(dir, { recursive: true });
     // Several processes may make the same file at once: each writes its own copy and renames it.
     const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
     writeFileSync(tmp, code);
