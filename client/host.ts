@@ -50,6 +50,8 @@ export type { ActionOptions, HostOptions, SendOptions };
 interface SessionInfo {
   message_count: number;
   pending_action: PendingAction | null;
+  /** Absent from a runtime older than the field: the page then never decides a turn ended. */
+  turn_running?: boolean;
 }
 
 interface Exchange {
@@ -650,9 +652,35 @@ export class Host {
     }, delay);
   }
 
+  /**
+   * After the connection came back: a turn this page shows running that the runtime (`info`,
+   * asked when the page had seen events up to `seen`) runs no more ended without its last
+   * events reaching the page, because the runtime stopped during it; the page shows it ended.
+   * While the runtime says the turn runs, asks again after 1, 2, 4, 8 s and so on (a lease the
+   * stopped process held lapses within `LIMITS__LEASE_TTL_MS`, 10 s by default, so at most
+   * 15 s after the connection came back), until the turn ends either way. An event that came
+   * meanwhile makes the answer stale: it is asked again.
+   */
+  #settleTurn(info: SessionInfo | null, seen: number, delay = 1_000): void {
+    const closed = this.#closed.signal;
+    if (!this.state.get().running || info?.turn_running == null) return;
+    if (info.turn_running || this.#lastSeq !== seen) {
+      setTimeout(() => {
+        const before = this.#lastSeq;
+        // Not reachable: the recovery when the connection comes back asks again.
+        this.#get<SessionInfo | null>("?missing=null").then(
+          (next) => closed.aborted || this.#settleTurn(next, before, delay * 2),
+          () => {},
+        );
+      }, delay);
+      // What streamed of the cut-off answer stays on screen; a replayed end folds in as usual.
+    } else this.state.set((state) => ({ ...state, running: false }));
+  }
+
   async #recover(delay = 500): Promise<void> {
     const closed = this.#closed.signal;
     const [gate, runner, transport] = [this.#gate, this.#runner, this.#transport];
+    const seen = this.#lastSeq;
     let info: SessionInfo | null;
     try {
       // `missing=null`: a session not started yet is 200 null, not a 404 the console shows as an error.
@@ -676,6 +704,7 @@ export class Host {
     }
     if (info) {
       this.#exists = true;
+      this.#settleTurn(info, seen);
       await transport.follow?.();
     } else if (transport.follow) this.#awaitSession(transport);
     if (!this.#loaded && !closed.aborted) {

@@ -252,8 +252,8 @@ export const chatStyles: CSSResult[] = [
       border-radius: calc(var(--_radius) * 0.6);
       background: var(--_surface);
     }
-    .tool .args,
     .tool .reason {
+      flex-basis: 100%;
       color: var(--_muted);
       overflow: hidden;
       text-overflow: ellipsis;
@@ -262,9 +262,6 @@ export const chatStyles: CSSResult[] = [
       margin-left: auto;
       font-size: 0.9em;
       color: var(--_muted);
-    }
-    .tool .reason {
-      flex-basis: 100%;
     }
     .notice,
     .error {

@@ -45,4 +45,10 @@ export interface SessionView {
   pending_action: PendingAction | null;
   /** How many messages the session holds. */
   message_count: number;
+  /**
+   * True while a turn of the session runs, in any process. A page that saw a turn start and
+   * then lost the runtime reads false here when that turn can no longer end on the wire (the
+   * runtime stopped before logging its end).
+   */
+  turn_running: boolean;
 }

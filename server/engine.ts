@@ -337,7 +337,18 @@ export class Engine {
   async session(principal: Principal, sessionId: string): Promise<SessionView> {
     const record = await this.#owned(principal, sessionId);
     const count = (await this.store.list(["message", sessionId])).length;
-    return sessionView(record, count);
+    return sessionView(record, count, await this.#running(sessionId));
+  }
+
+  /**
+   * Whether a turn of the session runs now: this process holds or waits for the session's lock
+   * (every turn, first message or continuation, runs inside it, from before its `started` event
+   * to after its last event is delivered), or, on a shared store, another process holds its
+   * lease (held for as long).
+   */
+  async #running(sessionId: string): Promise<boolean> {
+    if (this.#locks.busy(sessionId)) return true;
+    return this.#leases ? await this.#leases.heldElsewhere(sessionId) : false;
   }
 
   /** The stored messages, and the sequence number of the last event so far (resume the stream from it). */

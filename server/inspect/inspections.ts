@@ -10,7 +10,7 @@
 import type { Store } from "../kv/store.ts";
 import { redact } from "../log.ts";
 import type { SessionRecord } from "../session/records.ts";
-import { sessionView } from "../session/views.ts";
+import { pendingActionView } from "../session/pending.ts";
 import type { InspectionView, RunInspection } from "../../protocol/mod.ts";
 
 export type { InspectionView };
@@ -49,7 +49,7 @@ export async function inspection(store: Store, record: SessionRecord): Promise<I
   const runs = await store.list<RunInspection>([INSPECT, record.session_id], { limit: KEEP + 8 });
   const view: InspectionView = {
     session_id: record.session_id,
-    pending: sessionView(record, record.message_count).pending_action,
+    pending: record.pending_action ? pendingActionView(record.pending_action) : null,
     runs: runs.map((e) => e.value),
   };
   // Nothing configured as a secret leaves the server, whatever a page or a tool server put in.

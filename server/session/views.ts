@@ -3,30 +3,25 @@
  *
  * @module
  */
-import type { PendingAction } from "../../protocol/mod.ts";
+import type { SessionView } from "../../protocol/mod.ts";
 import { pendingActionView } from "./pending.ts";
 import type { SessionRecord, StoredMessage } from "./records.ts";
 
-/** GET /api/sessions/{id}. */
-export interface SessionView {
-  session_id: string;
-  owner_id: string;
-  turn_number: number;
-  has_pending_tool_call: boolean;
-  /** The pending call with what it waits for, so a page that reloads can show it again. */
-  pending_action: PendingAction | null;
-  message_count: number;
-}
+export type { SessionView };
 
 /**
  * The session summary a client reads after a reload.
  *
  * @example
  * ```ts
- * sessionView(record, 4).has_pending_tool_call;
+ * sessionView(record, 4, false).has_pending_tool_call;
  * ```
  */
-export function sessionView(record: SessionRecord, messageCount: number): SessionView {
+export function sessionView(
+  record: SessionRecord,
+  messageCount: number,
+  turnRunning: boolean,
+): SessionView {
   const p = record.pending_action;
   return {
     session_id: record.session_id,
@@ -35,6 +30,7 @@ export function sessionView(record: SessionRecord, messageCount: number): Sessio
     has_pending_tool_call: !!p,
     pending_action: p ? pendingActionView(p) : null,
     message_count: messageCount,
+    turn_running: turnRunning,
   };
 }
 

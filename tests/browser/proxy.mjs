@@ -33,6 +33,9 @@ export function proxyRequest(target, req, res, onStatus) {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       res.flushHeaders();
       answer.pipe(res);
+      // The runtime went away mid-answer (a stream cut off): cut the page's off too, as a
+      // reverse proxy does, rather than leave it open with nothing more to come.
+      answer.on("close", () => answer.complete || res.destroy());
     },
   );
   upstream.on("error", () => {

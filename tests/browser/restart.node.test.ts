@@ -1,8 +1,15 @@
 // deno-lint-ignore-file no-explicit-any -- JSON read back from the runtime and the page
 /**
- * The runtime restarts while a host call is pending (Deno KV file store):
- * the page's result waits in its journal, reaches the new process, and the
- * run resumes once (real Chromium, real runtime processes).
+ * The runtime restarts (Deno KV file store; real Chromium, real runtime
+ * processes, both transports):
+ *
+ * - while a host call is pending: the page's result waits in its journal,
+ *   reaches the new process, and the run resumes once;
+ * - killed (SIGKILL) during a turn, after its first words streamed: the
+ *   turn's end is never logged, so no event can tell the page it ended. Once
+ *   the runtime is back, the page asks it (`turn_running` in GET
+ *   /api/sessions/{id}), shows the turn ended with the words that came kept,
+ *   and the next message is sent and answered.
  */
 import assert from "node:assert/strict";
 import process from "node:process";
@@ -14,7 +21,10 @@ import type { Browser } from "playwright-core";
 import { spawnRuntime } from "./spawn_runtime.mjs";
 import { launchChromium, messages, sessionInfo, startLab, until } from "./_lab.ts";
 
-describe("a runtime restart while a host call is pending", () => {
+/** The words that stall a turn in the test runtime (`STALL_PHRASE`, tests/browser/runtime.ts). */
+const STALL = "think it over slowly";
+
+describe("a runtime restart", () => {
   let dir: string;
   let runtime: Awaited<ReturnType<typeof spawnRuntime>> | undefined;
   let lab: Awaited<ReturnType<typeof startLab>>;
@@ -83,6 +93,60 @@ describe("a runtime restart while a host call is pending", () => {
       assert.equal(assistant.tool_calls[0].status, "completed");
       assert.deepEqual(assistant.tool_calls[0].result, { done: "slow_step" });
       assert.match(assistant.content ?? "", /slow_step/, "the model resumed with the result");
+      await page.close();
+      await runtime.stop();
+      runtime = undefined;
+    });
+  }
+  for (const transport of (process.env.LAB_TRANSPORTS ?? "sse,socketio").split(",")) {
+    test(`the page shows the turn ended once the runtime is back, and goes on (${transport})`, async () => {
+      const storeUrl = join(dir, `${transport}.db`);
+      runtime = await spawnRuntime({ storeUrl, env: { STALL_PHRASE: STALL } });
+      const session = `stopped-${transport}-${Date.now()}`;
+      const page = await browser.newPage();
+      page.on("pageerror", (error) => console.log(`page error: ${error.message}`));
+      await page.goto(`${lab.url}/?session=${session}&transport=${transport}`);
+      await page.waitForFunction(() => "lab" in globalThis);
+      const running = () =>
+        page.evaluate(() => (globalThis as any).lab.host.state.get().running) as Promise<boolean>;
+      const streamed = () =>
+        page.evaluate(() => (globalThis as any).lab.host.state.get().streamingText) as Promise<
+          string
+        >;
+
+      await page.evaluate((words) => {
+        // The exchange fails when the runtime dies; the page's state is what this test reads.
+        (globalThis as any).lab.host.send(`Please ${words}.`).catch(() => {});
+      }, STALL);
+      // The turn streams its first words, then stalls (tests/browser/runtime.ts).
+      await until(async () => (await streamed()).startsWith("Let me think"), "the first words");
+      assert.equal(await running(), true);
+      assert.equal((await sessionInfo(runtime.url, session)).turn_running, true);
+
+      const port = runtime.port;
+      await runtime.kill();
+      runtime = await spawnRuntime({ storeUrl, port });
+      // The killed process's lease lapses within LIMITS__LEASE_TTL_MS (10 s); until then the
+      // runtime says the turn may still run somewhere, and the page asks again.
+      if (process.env.DEBUG_STOPPED) {
+        page.on("console", (m) => console.log("page:", m.text()));
+        page.on("request", (r) => console.log("req:", r.method(), r.url()));
+        page.on(
+          "requestfinished",
+          async (r) => console.log("done:", r.url(), (await r.response())?.status()),
+        );
+      }
+      await until(async () => !(await running()), "the page to show the turn ended", 40_000);
+      assert.equal((await sessionInfo(runtime.url, session)).turn_running, false);
+      assert.match(await streamed(), /^Let me think/, "what streamed of the answer stays");
+
+      const answer = await page.evaluate(async () => {
+        const final = await (globalThis as any).lab.host.send("Hello again.");
+        return { content: final?.content };
+      });
+      assert.equal(typeof answer.content, "string", "the next message is answered");
+      assert.ok(answer.content.length > 0);
+      await until(async () => !(await running()), "the new turn to end");
       await page.close();
       await runtime.stop();
       runtime = undefined;

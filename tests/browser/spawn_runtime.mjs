@@ -11,8 +11,11 @@ import { tsArgs } from "../_ts_args.mjs";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /**
- * @param {{ port?: number, storeUrl?: string, timeout?: number }} [options]
- * @returns {Promise<{ url: string, port: number, stop(): Promise<void>, output(): string }>}
+ * `stop()` asks the runtime to stop (SIGTERM, then SIGKILL after 5 s); `kill()` ends it at once
+ * with SIGKILL, as a crash would, leaving whatever it held in the store. `env` adds variables.
+ *
+ * @param {{ port?: number, storeUrl?: string, timeout?: number, env?: Record<string, string> }} [options]
+ * @returns {Promise<{ url: string, port: number, stop(): Promise<void>, kill(): Promise<void>, output(): string }>}
  */
 export function spawnRuntime(options = {}) {
   const child = spawn(process.execPath, [...tsArgs(), "tests/browser/runtime.ts"], {
@@ -21,6 +24,7 @@ export function spawnRuntime(options = {}) {
       ...process.env,
       PORT: String(options.port ?? 0),
       STORE__URL: options.storeUrl ?? "memory:",
+      ...options.env,
     },
     stdio: ["pipe", "pipe", "pipe"],
   });
@@ -54,6 +58,11 @@ export function spawnRuntime(options = {}) {
           const killer = setTimeout(() => child.kill("SIGKILL"), 5_000);
           await exited;
           clearTimeout(killer);
+        },
+        async kill() {
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          child.kill("SIGKILL");
+          await exited;
         },
       });
     };

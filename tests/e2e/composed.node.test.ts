@@ -380,9 +380,9 @@ describe("the demo as npm start composes it", () => {
     await chat.locator("textarea").fill("select issue 19");
     await chat.locator("textarea").press("Enter");
     await chat.locator("[part~=message-assistant]", { hasText: "Done: select issue" }).waitFor();
-    // Between turns: the answer shows before the turn's end arrives, and a runtime stopped
-    // between the two would leave the turn running in the page, where Enter sends nothing (one
-    // suspect for a clean-clone CI run on Node 24 where Send again never came).
+    // Between turns: the answer shows before the turn's end arrives; this case starts from a
+    // page at rest. (A runtime gone before a turn's end reached the page is
+    // tests/browser/restart.node.test.ts's case: the page asks the runtime once it is back.)
     await chat.locator('[part=log]:not([aria-busy="true"])').waitFor();
     const port = Number(new URL(running!.url).port);
     await stop(running);
