@@ -11,6 +11,7 @@ import { copyFile, mkdir, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { cssLiterals } from "./css_literals.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -61,6 +62,7 @@ export async function buildDemo(options: BuildDemoOptions = {}): Promise<string>
     outdir,
     logLevel: "warning",
     legalComments: "none",
+    plugins: [cssLiterals],
   });
   // The demo's tool server runs in the runtime's process (npm start), outside the served folder.
   await build({

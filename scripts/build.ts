@@ -31,6 +31,7 @@ import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { cssLiterals } from "./css_literals.ts";
 
 // The real path: esbuild reports resolved (symlink-free) paths, which are compared with this.
 const root = realpathSync(fileURLToPath(new URL("..", import.meta.url)));
@@ -188,6 +189,7 @@ async function emitJavaScript(sources: string[], outdir: string): Promise<number
     target: TARGET,
     write: false,
     logLevel: "warning",
+    plugins: [cssLiterals],
   });
   await Promise.all(outputFiles.map(async (file) => {
     await mkdir(dirname(file.path), { recursive: true });

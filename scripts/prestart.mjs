@@ -79,10 +79,21 @@ for (;;) {
 process.on("exit", () => rmSync(lock, { recursive: true, force: true }));
 
 const entry = "dist/server/runtime/start.js";
-if (newest(["protocol", "server", "client", "elements"], ["package.json"]) > builtAt(entry)) {
+// The build scripts count as inputs too: a changed build makes a different dist/.
+const builds = ["scripts/css_literals.ts"];
+if (
+  newest(["protocol", "server", "client", "elements"], [
+    "package.json",
+    "scripts/build.ts",
+    ...builds,
+  ]) > builtAt(entry)
+) {
   run("scripts/build.ts", [join(root, "dist")], "the runtime (dist/)");
 }
 const page = "demo/dist/index.html";
-if (newest(["demo", "client", "elements", "protocol"]) > builtAt(page)) {
+if (
+  newest(["demo", "client", "elements", "protocol"], ["scripts/build-demo.ts", ...builds]) >
+    builtAt(page)
+) {
   run("scripts/build-demo.ts", [], "the demo (demo/dist/)");
 }

@@ -16,6 +16,7 @@ import { join, relative } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { constants, gzipSync } from "node:zlib";
+import { cssLiterals } from "./css_literals.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -78,6 +79,7 @@ export async function measure(entry: string, options: MeasureOptions = {}): Prom
       metafile: true,
       logLevel: "silent",
       legalComments: "none",
+      plugins: [cssLiterals],
     });
     const outputs = result.metafile.outputs;
     const name = (file: string) => relative(outdir, join(cwd, file));
