@@ -1,8 +1,9 @@
 /**
  * A real runtime for the browser tests: the offline model, a memory store
  * (or the Deno KV file in STORE__URL), on loopback. With `STALL_PHRASE` set,
- * a turn whose last user message holds that phrase never gets its model's
- * answer: it runs until the process ends (a test kills it there). Prints
+ * a turn whose last user message holds that phrase streams its first words,
+ * then never gets the rest of its model's answer: it runs until the process
+ * ends (a test kills it there). Prints
  * `TETHER_RUNTIME_URL=<url>` once it listens; exits when its stdin closes
  * (so it never outlives the test run that spawned it) or on SIGTERM.
  *
