@@ -111,6 +111,8 @@ export class Host {
   #runner!: CallRunner;
   #listeners = new Map<string, Set<(payload: never) => void>>();
   #lastSeq = 0;
+  /** Timed afresh by each event of a running turn: after `quietTurnCheck`, asks whether it runs. */
+  #quiet?: ReturnType<typeof setTimeout>;
   /** The session is known to exist (found, or started by this page). */
   #exists = false;
   #connected?: Promise<void>;
@@ -572,6 +574,14 @@ export class Host {
         );
       } else this.#finish();
     }
+    clearTimeout(this.#quiet);
+    if (this.state.get().running) {
+      const [seen, closed] = [this.#lastSeq, this.#closed.signal];
+      this.#quiet = setTimeout(
+        () => closed.aborted || this.#askTurn(seen),
+        this.#options.quietTurnCheck ?? 15_000,
+      );
+    }
   }
 
   /** Ends the exchange in flight: resolved with its last answer, or rejected with `error`. */
@@ -653,28 +663,32 @@ export class Host {
   }
 
   /**
-   * After the connection came back: a turn this page shows running that the runtime (`info`,
-   * asked when the page had seen events up to `seen`) runs no more ended without its last
-   * events reaching the page, because the runtime stopped during it; the page shows it ended.
-   * While the runtime says the turn runs, asks again after 1, 2, 4, 8 s and so on (a lease the
-   * stopped process held lapses within `LIMITS__LEASE_TTL_MS`, 10 s by default, so at most
-   * 15 s after the connection came back), until the turn ends either way. An event that came
-   * meanwhile makes the answer stale: it is asked again.
+   * Whether a turn this page shows running still runs, asked of the runtime (`info`, asked when
+   * the page had seen events up to `seen`) after the connection came back, and after
+   * `quietTurnCheck` ms without an event (the process running the turn may have died behind
+   * the one this page follows through, whose connection never drops). A turn the runtime runs
+   * no more ended without its last events reaching the page: the page shows it ended. While
+   * the runtime says it runs, asks again after 1, 2, 4, 8 s and so on (a lease the stopped
+   * process held lapses within `LIMITS__LEASE_TTL_MS`, 10 s by default), until the turn ends
+   * either way. An event that came meanwhile ends the asking: the turn is alive, and the quiet
+   * after that event is timed afresh.
    */
   #settleTurn(info: SessionInfo | null, seen: number, delay = 1_000): void {
     const closed = this.#closed.signal;
-    if (!this.state.get().running || info?.turn_running == null) return;
-    if (info.turn_running || this.#lastSeq !== seen) {
-      setTimeout(() => {
-        const before = this.#lastSeq;
-        // Not reachable: the recovery when the connection comes back asks again.
-        this.#get<SessionInfo | null>("?missing=null").then(
-          (next) => closed.aborted || this.#settleTurn(next, before, delay * 2),
-          () => {},
-        );
-      }, delay);
+    if (!this.state.get().running || info?.turn_running == null || this.#lastSeq !== seen) return;
+    if (info.turn_running) {
+      setTimeout(() => closed.aborted || this.#askTurn(seen, delay * 2), delay);
       // What streamed of the cut-off answer stays on screen; a replayed end folds in as usual.
     } else this.state.set((state) => ({ ...state, running: false }));
+  }
+
+  /** Asks the runtime about the session, then `#settleTurn`; unreachable, the recovery asks. */
+  #askTurn(seen: number, delay?: number): void {
+    const closed = this.#closed.signal;
+    this.#get<SessionInfo | null>("?missing=null").then(
+      (info) => closed.aborted || this.#settleTurn(info, seen, delay),
+      () => {},
+    );
   }
 
   async #recover(delay = 500): Promise<void> {

@@ -45,6 +45,11 @@ export interface HostOptions {
   webmcp?: boolean;
   /** Connect (and recover pending calls) on the next task after creation. Default true. */
   autoConnect?: boolean;
+  /**
+   * Ms a running turn may go without an event before the page asks the runtime whether it
+   * still runs (and shows it ended if not: the process running it died). Default 15 s.
+   */
+  quietTurnCheck?: number;
 }
 
 /**

@@ -59,6 +59,11 @@ export type SessionEvent = ServerEvent & { stamp?: EventStamp };
 /** Receives a session's events in order. */
 export type EventListener = (event: SessionEvent) => void;
 
+/** An event to publish: a name and its payload without `seq`, paired by the protocol's types. */
+export type Publication = {
+  [E in keyof ServerEvents]: { event: E; payload: Unsequenced<E> };
+}[keyof ServerEvents];
+
 /** The store channel events cross processes on. */
 export const EVENTS_CHANNEL = "tether:events";
 
@@ -193,18 +198,39 @@ export class EventHub {
     payload: Unsequenced<E>,
     stamp?: EventStamp,
   ): Promise<SessionEvent> {
-    const seq = await this.#next(sessionId);
+    const [full] = await this.publishAll(sessionId, [{ event, payload } as Publication], stamp);
+    return full;
+  }
+
+  /**
+   * Publishes events that belong together (a turn's answer and its end) under consecutive
+   * numbers, in one batch of the log: on a durable store one commit holds all of them and they
+   * are delivered together once it returns, so a crash never leaves a client, or a replay, with
+   * the first and not the rest.
+   */
+  async publishAll(
+    sessionId: string,
+    events: readonly Publication[],
+    stamp?: EventStamp,
+  ): Promise<SessionEvent[]> {
+    const last = await this.#next(sessionId, events.length);
+    const first = last - events.length + 1;
     // The one place a payload gets its number; TypeScript cannot pair a generic name with its
     // member of the union, so the pairing the signature checked is restated here.
-    const full = {
-      event,
-      payload: { ...payload, seq },
-      ...(stamp ? { stamp } : {}),
-    } as unknown as SessionEvent;
-    // Durable stores deliver once the event's batch is logged (see the module doc).
-    if (!this.#durable) this.#send(sessionId, full);
-    this.#append(sessionId, full);
-    return full;
+    const fulls = events.map(({ event, payload }, i) =>
+      ({
+        event,
+        payload: { ...payload, seq: first + i },
+        ...(stamp ? { stamp } : {}),
+      }) as unknown as SessionEvent
+    );
+    for (const full of fulls) {
+      // Durable stores deliver once the event's batch is logged (see the module doc).
+      if (!this.#durable) this.#send(sessionId, full);
+      // Queued in the same task: they join one batch (see `#append`).
+      this.#append(sessionId, full);
+    }
+    return fulls;
   }
 
   /** Delivers an event to local subscribers and, on a shared store, to other processes. */
@@ -446,9 +472,10 @@ export class EventHub {
     seq.then(settled, settled);
   }
 
-  #next(sessionId: string): Promise<number> {
+  /** Hands out the session's next `count` numbers; resolves with the last of them. */
+  #next(sessionId: string, count = 1): Promise<number> {
     const next = (this.#seq.get(sessionId) ?? this.#loadSeq(sessionId)).then(async (n) => {
-      const seq = n + 1;
+      const seq = n + count;
       await this.#reserve(sessionId, seq);
       this.#used.set(sessionId, seq);
       return seq;

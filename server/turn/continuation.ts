@@ -19,7 +19,7 @@ import { refusal } from "../session/refusal.ts";
 import { type LoadedSession, messageIdKey } from "../session/repo.ts";
 import type { ScreenshotCache } from "../tools/screenshots.ts";
 import { stampOf } from "../events/stamp.ts";
-import { announceAnswer, type Emit, sessionEmitter, statusEvent } from "./events.ts";
+import { announceAnswer, type SessionEmit, sessionEmitter, statusEvent } from "./events.ts";
 import { kindOf } from "./kinds/mod.ts";
 import { type ChatResult, chatResult, effectiveLimits, finalEvent } from "./outcome.ts";
 import { attachmentParts } from "./prompt.ts";
@@ -222,7 +222,7 @@ function addContext(
 
 /** Answers the turn with the next pending call (or a silent receipt) and no model run. */
 async function answerWithoutModel(
-  emit: Emit,
+  emit: SessionEmit,
   record: SessionRecord,
   assistant: AssistantMessage,
   request: string | undefined,
@@ -231,7 +231,9 @@ async function answerWithoutModel(
   const outcome = pending ? { kind: "pending" as const, pending } : { kind: "final" as const };
   const result = chatResult(record, assistant, outcome, null);
   if (!pending) result.decision = "completed";
-  await emit("assistant:final_response", finalEvent(result, false));
-  await emit("assistant:status", statusEvent("completed", request));
+  await emit.all([
+    { event: "assistant:final_response", payload: finalEvent(result, false) },
+    { event: "assistant:status", payload: statusEvent("completed", request) },
+  ]);
   return result;
 }

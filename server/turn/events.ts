@@ -10,7 +10,7 @@
  * @module
  */
 import type { ServerEvents, Unsequenced } from "../../protocol/mod.ts";
-import type { EventHub } from "../events/hub.ts";
+import type { EventHub, Publication } from "../events/hub.ts";
 import type { EventStamp } from "../events/stamp.ts";
 import type { CallRecord } from "../session/records.ts";
 import { redactValue } from "../log.ts";
@@ -25,6 +25,12 @@ export type Emit = <E extends keyof ServerEvents>(
 ) => Promise<unknown>;
 
 /**
+ * An `Emit` that also publishes several events as one (`EventHub.publishAll`): a turn's
+ * closing events, so no client or replay ever has its answer without its end.
+ */
+export type SessionEmit = Emit & { all(events: readonly Publication[]): Promise<unknown> };
+
+/**
  * The typed publisher of one session's events, each stamped with the
  * session's owner and generation (server/events/stamp.ts).
  *
@@ -32,11 +38,24 @@ export type Emit = <E extends keyof ServerEvents>(
  * ```ts
  * const emit = sessionEmitter(hub, "s1", stampOf(record));
  * await emit("assistant:status", { type: "agent_status", status: "started" });
+ * await emit.all([{ event: "assistant:status", payload: statusEvent("completed", "m-1") }]);
  * ```
  */
-export function sessionEmitter(hub: EventHub, sessionId: string, stamp: EventStamp): Emit {
+export function sessionEmitter(
+  hub: EventHub,
+  sessionId: string,
+  stamp: EventStamp,
+): SessionEmit {
   // Every registered secret (a tool server's bearer secret, a provider key) is redacted on the way out.
-  return (event, payload) => hub.publish(sessionId, event, redactValue(payload), stamp);
+  const emit: Emit = (event, payload) => hub.publish(sessionId, event, redactValue(payload), stamp);
+  return Object.assign(emit, {
+    all: (events: readonly Publication[]) =>
+      hub.publishAll(
+        sessionId,
+        events.map((e) => ({ event: e.event, payload: redactValue(e.payload) }) as Publication),
+        stamp,
+      ),
+  });
 }
 
 /**

@@ -224,20 +224,26 @@ export async function runAndRecord(deps: TurnDeps, input: RunInput): Promise<Cha
     }
     const result = chatResult(next, assistant, outcome, usage, model.name);
     if (failure) Object.assign(result, { error: failure.message, error_type: failure.type });
-    await emit(
-      "assistant:final_response",
-      finalEvent(result, assistant.output_mode !== "host_tools"),
-    );
-    if (failure) {
-      await emit("assistant:error", {
-        type: "error",
-        message: failure.message,
-        terminal: true,
-        retry_allowed: retryAllowed(failure.type),
-        error_type: failure.type,
-      });
-    }
-    await emit("assistant:status", statusEvent("completed", input.request));
+    // The answer, its error and the turn's end go out as one: a crash cannot log one without the rest.
+    await emit.all([
+      {
+        event: "assistant:final_response",
+        payload: finalEvent(result, assistant.output_mode !== "host_tools"),
+      },
+      ...(failure
+        ? [{
+          event: "assistant:error" as const,
+          payload: {
+            type: "error" as const,
+            message: failure.message,
+            terminal: true,
+            retry_allowed: retryAllowed(failure.type),
+            error_type: failure.type,
+          },
+        }]
+        : []),
+      { event: "assistant:status", payload: statusEvent("completed", input.request) },
+    ]);
     return result;
   } finally {
     trace?.set({

@@ -10,6 +10,11 @@
  *   the runtime is back, the page asks it (`turn_running` in GET
  *   /api/sessions/{id}), shows the turn ended with the words that came kept,
  *   and the next message is sent and answered.
+ * - two processes on one file, the page following the session through one:
+ *   the other, running a turn another client started, is killed. The page's
+ *   connection never drops, so only the quiet tells it: after
+ *   `quietTurnCheck` without an event it asks, and once the dead process's
+ *   lease lapsed it shows the turn ended and goes on.
  */
 import assert from "node:assert/strict";
 import process from "node:process";
@@ -23,6 +28,48 @@ import { launchChromium, messages, sessionInfo, startLab, until } from "./_lab.t
 
 /** The words that stall a turn in the test runtime (`STALL_PHRASE`, tests/browser/runtime.ts). */
 const STALL = "think it over slowly";
+
+/** The lab page at `url`, with its host's `running` flag and streamed text. */
+async function labPage(browser: Browser, url: string) {
+  const page = await browser.newPage();
+  page.on("pageerror", (error) => console.log(`page error: ${error.message}`));
+  await page.goto(url);
+  await page.waitForFunction(() => "lab" in globalThis);
+  // Connected: the conversation read and the session followed from here on (a follower that
+  // joins later starts live, and would miss a turn another client started meanwhile).
+  await page.evaluate(() => (globalThis as any).lab.host.connect());
+  return {
+    page,
+    running: () =>
+      page.evaluate(() => (globalThis as any).lab.host.state.get().running) as Promise<boolean>,
+    streamed: () =>
+      page.evaluate(() => (globalThis as any).lab.host.state.get().streamingText) as Promise<
+        string
+      >,
+  };
+}
+type LabPage = Awaited<ReturnType<typeof labPage>>;
+
+/** The stalled turn streamed its first words to the page, and `runtimeUrl` says it runs. */
+async function stalled(lab: LabPage, runtimeUrl: string, session: string): Promise<void> {
+  await until(async () => (await lab.streamed()).startsWith("Let me think"), "the first words");
+  assert.equal(await lab.running(), true);
+  assert.equal((await sessionInfo(runtimeUrl, session)).turn_running, true);
+}
+
+/** The page shows the turn ended with its first words kept, and its next message is answered. */
+async function endedAndGoesOn(lab: LabPage, runtimeUrl: string, session: string): Promise<void> {
+  await until(async () => !(await lab.running()), "the page to show the turn ended", 40_000);
+  assert.equal((await sessionInfo(runtimeUrl, session)).turn_running, false);
+  assert.match(await lab.streamed(), /^Let me think/, "what streamed of the answer stays");
+  const answer = await lab.page.evaluate(async () => {
+    const final = await (globalThis as any).lab.host.send("Hello again.");
+    return { content: final?.content };
+  });
+  assert.equal(typeof answer.content, "string", "the next message is answered");
+  assert.ok(answer.content.length > 0);
+  await until(async () => !(await lab.running()), "the new turn to end");
+}
 
 describe("a runtime restart", () => {
   let dir: string;
@@ -103,25 +150,14 @@ describe("a runtime restart", () => {
       const storeUrl = join(dir, `${transport}.db`);
       runtime = await spawnRuntime({ storeUrl, env: { STALL_PHRASE: STALL } });
       const session = `stopped-${transport}-${Date.now()}`;
-      const page = await browser.newPage();
-      page.on("pageerror", (error) => console.log(`page error: ${error.message}`));
-      await page.goto(`${lab.url}/?session=${session}&transport=${transport}`);
-      await page.waitForFunction(() => "lab" in globalThis);
-      const running = () =>
-        page.evaluate(() => (globalThis as any).lab.host.state.get().running) as Promise<boolean>;
-      const streamed = () =>
-        page.evaluate(() => (globalThis as any).lab.host.state.get().streamingText) as Promise<
-          string
-        >;
+      const page = await labPage(browser, `${lab.url}/?session=${session}&transport=${transport}`);
 
-      await page.evaluate((words) => {
+      await page.page.evaluate((words) => {
         // The exchange fails when the runtime dies; the page's state is what this test reads.
         (globalThis as any).lab.host.send(`Please ${words}.`).catch(() => {});
       }, STALL);
       // The turn streams its first words, then stalls (tests/browser/runtime.ts).
-      await until(async () => (await streamed()).startsWith("Let me think"), "the first words");
-      assert.equal(await running(), true);
-      assert.equal((await sessionInfo(runtime.url, session)).turn_running, true);
+      await stalled(page, runtime.url, session);
 
       const port = runtime.port;
       await runtime.kill();
@@ -129,20 +165,49 @@ describe("a runtime restart", () => {
       // Alone on its file, the killed runtime kept its lease in memory, so the one started
       // after it answers turn_running false at once (a lease left in a shared store lapses
       // within LIMITS__LEASE_TTL_MS, and the page asks again until then).
-      await until(async () => !(await running()), "the page to show the turn ended", 40_000);
-      assert.equal((await sessionInfo(runtime.url, session)).turn_running, false);
-      assert.match(await streamed(), /^Let me think/, "what streamed of the answer stays");
-
-      const answer = await page.evaluate(async () => {
-        const final = await (globalThis as any).lab.host.send("Hello again.");
-        return { content: final?.content };
-      });
-      assert.equal(typeof answer.content, "string", "the next message is answered");
-      assert.ok(answer.content.length > 0);
-      await until(async () => !(await running()), "the new turn to end");
-      await page.close();
+      await endedAndGoesOn(page, runtime.url, session);
+      await page.page.close();
       await runtime.stop();
       runtime = undefined;
+    });
+  }
+  for (const transport of (process.env.LAB_TRANSPORTS ?? "sse,socketio").split(",")) {
+    test(`the page shows a turn ended when the process running it dies behind the one it follows (${transport})`, async () => {
+      const storeUrl = join(dir, `two-${transport}.db`);
+      // A short lease, so the dead process's lapses soon (LIMITS__LEASE_TTL_MS, 10 s by default).
+      const env = { STALL_PHRASE: STALL, LIMITS__LEASE_TTL_MS: "3000" };
+      const other = await spawnRuntime({ storeUrl, env });
+      runtime = await spawnRuntime({ storeUrl, env });
+      try {
+        const session = `elsewhere-${transport}-${Date.now()}`;
+        const chat = (url: string, content: string) =>
+          fetch(`${url}/api/chat`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ session_id: session, content }),
+          });
+        assert.equal((await chat(runtime.url, "Hello.")).status, 200);
+        // The lab serves the page and proxies it to `runtime`, never to `other`.
+        const page = await labPage(
+          browser,
+          `${lab.url}/?session=${session}&transport=${transport}&follow&quiet=1500`,
+        );
+
+        // Socket.IO's join is a message the client does not wait for: give the runtime a moment
+        // to take it, or the turn's first events could pass before the page follows.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        // Another client's message, sent to the other process, stalls there after its first words.
+        chat(other.url, `Please ${STALL}.`).catch(() => {});
+        await stalled(page, runtime.url, session);
+
+        await other.kill();
+        await endedAndGoesOn(page, runtime.url, session);
+        await page.page.close();
+      } finally {
+        await other.stop();
+        await runtime.stop();
+        runtime = undefined;
+      }
     });
   }
 });

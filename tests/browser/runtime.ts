@@ -52,6 +52,9 @@ const runtime = await startNode({
   env: {
     STORE__URL: process.env.STORE__URL ?? "memory:",
     MODEL__DEFAULT: "offline",
+    ...(process.env.LIMITS__LEASE_TTL_MS
+      ? { LIMITS__LEASE_TTL_MS: process.env.LIMITS__LEASE_TTL_MS }
+      : {}),
   },
   ...(stall ? { model: stalled(stall), modelName: "offline" } : {}),
 });
