@@ -2,7 +2,9 @@
  * The Socket.IO transport: one socket on the runtime's `/assistant`
  * namespace. It reconnects by itself; on every (re)connect it joins its
  * session again with `after` = the last sequence number seen, so the runtime
- * replays exactly what was missed.
+ * replays exactly what was missed. `connect()` resolves once the runtime
+ * acknowledged the first join, so from then on the page has every event of the
+ * session, a turn another client starts included.
  *
  * socket.io-client itself (about 13 KB gzip) is imported when the transport
  * first connects, so pages on the default SSE transport never download it.
@@ -87,12 +89,14 @@ class SocketIoTransport implements Transport {
       ...this.#options.socket,
     });
     link.state("connecting");
+    let joined!: () => void;
     socket.on("connect", () => {
       const after = link.lastSeq();
+      // Acknowledged once the runtime follows the session for this socket (or refused it).
       socket.emit("assistant_join_session", {
         session_id: link.sessionId,
         ...(after ? { after } : {}),
-      });
+      }, () => joined());
       link.state("open");
     });
     socket.on("disconnect", () => {
@@ -112,9 +116,9 @@ class SocketIoTransport implements Transport {
       }
       link.event(name, payload);
     });
+    // Connected once the first join is acknowledged: from then on the socket has every event.
     return new Promise((resolve) => {
-      if (socket.connected) resolve();
-      else socket.once("connect", () => resolve());
+      joined = resolve;
       // A runtime that is not up yet: socket.io keeps trying; messages wait in its buffer.
       setTimeout(resolve, this.#options.acceptTimeout ?? 30_000);
     });

@@ -193,9 +193,6 @@ describe("a runtime restart", () => {
           `${lab.url}/?session=${session}&transport=${transport}&follow&quiet=1500`,
         );
 
-        // Socket.IO's join is a message the client does not wait for: give the runtime a moment
-        // to take it, or the turn's first events could pass before the page follows.
-        await new Promise((resolve) => setTimeout(resolve, 500));
         // Another client's message, sent to the other process, stalls there after its first words.
         chat(other.url, `Please ${STALL}.`).catch(() => {});
         await stalled(page, runtime.url, session);
