@@ -119,8 +119,9 @@ class SseTransport implements Transport {
             headers: {
               ...headersOf(this.#link.headers),
               accept: "text/event-stream",
-              // Without a seq (a follower that just arrived) the stream starts live; a session
-              // created after this page asked is read from its first event.
+              // Without a seq (a follower that just arrived) the stream starts live, or at the
+              // start of a turn running now; a session created after this page asked is read
+              // from its first event.
               ...(seq || !follow || fromStart ? { "last-event-id": String(seq) } : {}),
             },
             signal,

@@ -351,6 +351,15 @@ export class Engine {
     return this.#leases ? await this.#leases.heldElsewhere(sessionId) : false;
   }
 
+  /**
+   * Where a follower that gave no position starts: live, or, while a turn runs, at that turn's
+   * `started` event (`EventHub.turnStart`), so a page opened during another client's turn shows
+   * it running from its first words. Undefined: live.
+   */
+  async followFrom(sessionId: string): Promise<number | undefined> {
+    return (await this.#running(sessionId)) ? this.hub.turnStart(sessionId) : undefined;
+  }
+
   /** The stored messages, and the sequence number of the last event so far (resume the stream from it). */
   async messages(
     principal: Principal,
@@ -372,13 +381,23 @@ export class Engine {
     });
   }
 
-  /** Creates the session if needed and stores a host context on it (Socket.IO join). */
+  /**
+   * Creates the session if needed and stores a host context on it (Socket.IO join). A join
+   * that writes nothing (an existing session, no context) takes no lock, so a page that joins
+   * while a turn runs follows it now rather than once the turn is over; a session's owner never
+   * changes, so the check holds without it.
+   */
   async join(
     principal: Principal,
     sessionId: string,
     context?: HostContext | null,
   ): Promise<SessionRecord> {
     assertBoundedSchemas(context?.actions, "host_context.actions");
+    if (context === undefined || context === null) {
+      const entry = await this.repo.record(sessionId);
+      if (entry && !mayAccess(principal, entry.value.owner_id)) throw forbidden(sessionId);
+      if (entry) return entry.value;
+    }
     return await this.withSession(sessionId, async () => {
       const entry = await this.repo.record(sessionId);
       if (entry && !mayAccess(principal, entry.value.owner_id)) throw forbidden(sessionId);

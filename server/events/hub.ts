@@ -287,6 +287,24 @@ export class EventHub {
     return entries.map((e) => e.value);
   }
 
+  /**
+   * The number just before the latest turn's `started` event, when the log's last `within`
+   * events hold that event and no `completed` after it (the turn has not ended); undefined
+   * otherwise. A follower that arrives during a turn starts there, so it sees the turn whole.
+   */
+  async turnStart(sessionId: string, within = 200): Promise<number | undefined> {
+    await this.flush(sessionId);
+    const recent = await this.#store.list<SessionEvent>(["event", sessionId], {
+      reverse: true,
+      limit: within,
+    });
+    for (const { value } of recent) {
+      if (value.event !== "assistant:status") continue;
+      return value.payload.status === "started" ? value.payload.seq - 1 : undefined;
+    }
+    return undefined;
+  }
+
   /** The last sequence number used in a session (0 when none). */
   lastSeq(sessionId: string): Promise<number> {
     return this.#seq.get(sessionId) ?? this.#loadSeq(sessionId);

@@ -83,7 +83,9 @@ export function serveSocket(socket: Socket, engine: Engine, fanout: RoomFanout):
     const { session_id, host_context } = parsed.value;
     const record = await engine.join(principal, session_id, host_context);
     const see = viewer(principal, generationOf(record));
-    const last = await fanout.attach(socket, session_id, see, from);
+    // Without `after` the socket joins live, or at the start of the turn running now.
+    const start = from ?? await engine.followFrom(session_id);
+    const last = await fanout.attach(socket, session_id, see, start);
     return { session_id, last_seq: last ?? (await engine.hub.lastSeq(session_id)) };
   });
 

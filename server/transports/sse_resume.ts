@@ -70,7 +70,9 @@ export async function streamSessionEvents(
       if (see(event)) writeEvent(sink, event);
       else sink.close();
     };
-    const stop = await follow(engine.hub, sessionId, after, write, () => sink.close());
+    // A follower without a position starts live, or at the start of the turn running now.
+    const from = after ?? await engine.followFrom(sessionId);
+    const stop = await follow(engine.hub, sessionId, from, write, () => sink.close());
     const beat = setInterval(() => sink.comment("keep-alive"), HEARTBEAT_MS);
     const end = () => {
       stop();

@@ -15,6 +15,8 @@
  *   connection never drops, so only the quiet tells it: after
  *   `quietTurnCheck` without an event it asks, and once the dead process's
  *   lease lapsed it shows the turn ended and goes on.
+ * - a page opened while another client's turn runs shows it running, from
+ *   its first words, and its Stop ends it.
  */
 import assert from "node:assert/strict";
 import process from "node:process";
@@ -35,8 +37,7 @@ async function labPage(browser: Browser, url: string) {
   page.on("pageerror", (error) => console.log(`page error: ${error.message}`));
   await page.goto(url);
   await page.waitForFunction(() => "lab" in globalThis);
-  // Connected: the conversation read and the session followed from here on (a follower that
-  // joins later starts live, and would miss a turn another client started meanwhile).
+  // Connected: the conversation read and the session followed from here on.
   await page.evaluate(() => (globalThis as any).lab.host.connect());
   return {
     page,
@@ -202,6 +203,38 @@ describe("a runtime restart", () => {
         await page.page.close();
       } finally {
         await other.stop();
+        await runtime.stop();
+        runtime = undefined;
+      }
+    });
+  }
+  for (const transport of (process.env.LAB_TRANSPORTS ?? "sse,socketio").split(",")) {
+    test(`a page opened during another client's turn shows it from its first words (${transport})`, async () => {
+      runtime = await spawnRuntime({
+        storeUrl: join(dir, `opened-${transport}.db`),
+        env: { STALL_PHRASE: STALL },
+      });
+      try {
+        const session = `opened-${transport}-${Date.now()}`;
+        fetch(`${runtime.url}/api/chat`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ session_id: session, content: `Please ${STALL}.` }),
+        }).catch(() => {});
+        await until(
+          async () => (await sessionInfo(runtime!.url, session).catch(() => null))?.turn_running,
+          "the other client's turn to run",
+        );
+        const page = await labPage(
+          browser,
+          `${lab.url}/?session=${session}&transport=${transport}&follow`,
+        );
+        await stalled(page, runtime.url, session);
+        await page.page.evaluate(() => (globalThis as any).lab.host.cancel());
+        await until(async () => !(await page.running()), "Stop to end the turn");
+        assert.equal((await sessionInfo(runtime.url, session)).turn_running, false);
+        await page.page.close();
+      } finally {
         await runtime.stop();
         runtime = undefined;
       }
