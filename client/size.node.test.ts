@@ -35,4 +35,7 @@ test("the SDK entry, zod and both transports included, stays within 25 KB gzip",
     "socket.io-client is a chunk of its own",
   );
   assert.ok(!eager.some((p) => p.includes("node_modules/socket.io-client/")));
+  // So is the transport's own code: the entry keeps only the factory that loads it.
+  assert.ok(lazy.some((p) => p.endsWith("client/_socketio.ts")), "the transport comes with it");
+  assert.ok(!eager.some((p) => p.endsWith("client/_socketio.ts")));
 });

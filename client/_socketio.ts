@@ -1,0 +1,169 @@
+/**
+ * The Socket.IO transport itself (private to `client/`): `socketIoTransport()`
+ * loads this module with socket.io-client, in one chunk, on the first connect,
+ * so pages on the default SSE transport download neither.
+ *
+ * @module
+ */
+import { io } from "socket.io-client";
+import type { Socket } from "socket.io-client";
+import { TetherError } from "./errors.ts";
+import { headersOf } from "./_http.ts";
+import type { Transport, TransportLink } from "./transport.ts";
+import type { SocketIoTransportOptions } from "./socketio_transport.ts";
+
+interface Waiter {
+  resolve(): void;
+  reject(error: TetherError): void;
+}
+
+const STATUS: Record<string, [number, string]> = {
+  validation: [422, "validation"],
+  forbidden: [403, "forbidden"],
+  session: [409, "session_error"],
+  internal: [500, "internal"],
+};
+
+/** The TetherError of an `assistant:error` payload that refuses a message. */
+const refusal = (payload: Record<string, unknown>): TetherError => {
+  const [status, type] = payload.error_type === "session_error"
+    ? STATUS.session
+    : STATUS[payload.type as string] ?? [500, String(payload.error_type ?? payload.type)];
+  return new TetherError(status, type, String(payload.message), (payload.issues as []) ?? []);
+};
+
+/**
+ * One socket on the runtime's namespace, joined to the link's session.
+ *
+ * @example
+ * ```ts
+ * const transport = new SocketIoTransport(link, {});
+ * await transport.connect();
+ * ```
+ */
+export class SocketIoTransport implements Transport {
+  readonly name = "socket.io";
+  #link: TransportLink;
+  #options: SocketIoTransportOptions;
+  #socket?: Socket;
+  #waiters: Waiter[] = [];
+  #closed = false;
+
+  constructor(link: TransportLink, options: SocketIoTransportOptions) {
+    this.#link = link;
+    this.#options = options;
+  }
+
+  #connecting?: Promise<void>;
+
+  connect(): Promise<void> {
+    return this.#connecting ??= this.#open();
+  }
+
+  #open(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    const link = this.#link;
+    const url = new URL(this.#options.namespace ?? "/assistant", link.runtimeUrl).href;
+    const socket = this.#socket = io(url, {
+      path: this.#options.path ?? "/socket.io/",
+      transports: ["websocket", "polling"],
+      auth: this.#options.auth,
+      extraHeaders: headersOf(link.headers),
+      reconnectionDelayMax: 5_000,
+      ...this.#options.socket,
+    });
+    link.state("connecting");
+    let joined!: () => void;
+    socket.on("connect", () => {
+      const after = link.lastSeq();
+      // Acknowledged once the runtime follows the session for this socket (or refused it).
+      socket.emit("assistant_join_session", {
+        session_id: link.sessionId,
+        ...(after ? { after } : {}),
+      }, () => joined());
+      link.state("open");
+    });
+    socket.on("disconnect", () => {
+      if (this.#closed) return link.state("closed");
+      link.state("reconnecting");
+      // A server that shut down (a restart) disconnects us on purpose, and socket.io then waits for us to reconnect.
+      if (!socket.active) setTimeout(() => this.#closed || socket.connect(), 1_000);
+    });
+    socket.io.on("reconnect_attempt", () => link.state("reconnecting"));
+    socket.onAny((name: string, payload: Record<string, unknown>) => {
+      if (!name.startsWith("assistant:") || !payload || typeof payload !== "object") return;
+      if (name === "assistant:status" && payload.status === "started") {
+        this.#waiters.shift()?.resolve();
+      } // An error before the turn started refuses the oldest message still waiting.
+      else if (name === "assistant:error" && this.#waiters.length) {
+        this.#waiters.shift()!.reject(refusal(payload));
+      }
+      link.event(name, payload);
+    });
+    // Connected once the first join is acknowledged: from then on the socket has every event.
+    return new Promise((resolve) => {
+      joined = resolve;
+      // A runtime that is not up yet: socket.io keeps trying; messages wait in its buffer.
+      setTimeout(resolve, this.#options.acceptTimeout ?? 30_000);
+    });
+  }
+
+  async send(body: Record<string, unknown>): Promise<void> {
+    await this.connect();
+    if (body.message_type === "steering") return this.#steer(body);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const index = this.#waiters.indexOf(waiter);
+        if (index >= 0) this.#waiters.splice(index, 1);
+        reject(
+          new TetherError(
+            0,
+            "network",
+            "The runtime did not answer the message in time; it may or may not have received it.",
+          ),
+        );
+      }, this.#options.acceptTimeout ?? 30_000);
+      const waiter: Waiter = {
+        resolve: () => (clearTimeout(timer), resolve()),
+        reject: (error) => (clearTimeout(timer), reject(error)),
+      };
+      this.#waiters.push(waiter);
+      this.#socket!.emit("assistant_message", body);
+    });
+  }
+
+  /** Steering delivered to a live turn starts no turn of its own: the acknowledgement settles it. */
+  #steer(body: Record<string, unknown>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(
+            new TetherError(
+              0,
+              "network",
+              "The runtime did not answer the steering message in time.",
+            ),
+          ),
+        this.#options.acceptTimeout ?? 30_000,
+      );
+      this.#socket!.emit("assistant_message", body, (answer: Record<string, unknown>) => {
+        clearTimeout(timer);
+        if (answer?.ok) resolve();
+        else reject(refusal((answer?.error ?? {}) as Record<string, unknown>));
+      });
+    });
+  }
+
+  cancel(): Promise<void> {
+    this.#socket?.emit("assistant_cancel", { session_id: this.#link.sessionId });
+    return Promise.resolve();
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#socket?.disconnect();
+    for (const waiter of this.#waiters.splice(0)) {
+      waiter.reject(new TetherError(0, "network", "The transport was closed."));
+    }
+  }
+}
