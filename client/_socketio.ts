@@ -7,8 +7,8 @@
  */
 import { io } from "socket.io-client";
 import type { Socket } from "socket.io-client";
-import { TetherError } from "./errors.ts";
-import { headersOf } from "./_http.ts";
+import type { TetherError } from "./errors.ts";
+import type { headersOf } from "./_http.ts";
 import type { Transport, TransportLink } from "./transport.ts";
 import type { SocketIoTransportOptions } from "./socketio_transport.ts";
 
@@ -24,8 +24,21 @@ const STATUS: Record<string, [number, string]> = {
   internal: [500, "internal"],
 };
 
+/**
+ * What the transport takes from the SDK's entry, handed to it rather than imported: an import
+ * of a module the entry has too would make esbuild split such modules into a chunk of their
+ * own, one more file on every page's first download.
+ */
+export interface EntryKit {
+  TetherError: typeof TetherError;
+  headersOf: typeof headersOf;
+}
+
 /** The TetherError of an `assistant:error` payload that refuses a message. */
-const refusal = (payload: Record<string, unknown>): TetherError => {
+const refusal = (
+  { TetherError }: EntryKit,
+  payload: Record<string, unknown>,
+): TetherError => {
   const [status, type] = payload.error_type === "session_error"
     ? STATUS.session
     : STATUS[payload.type as string] ?? [500, String(payload.error_type ?? payload.type)];
@@ -37,7 +50,7 @@ const refusal = (payload: Record<string, unknown>): TetherError => {
  *
  * @example
  * ```ts
- * const transport = new SocketIoTransport(link, {});
+ * const transport = new SocketIoTransport(link, {}, { TetherError, headersOf });
  * await transport.connect();
  * ```
  */
@@ -48,10 +61,12 @@ export class SocketIoTransport implements Transport {
   #socket?: Socket;
   #waiters: Waiter[] = [];
   #closed = false;
+  #kit: EntryKit;
 
-  constructor(link: TransportLink, options: SocketIoTransportOptions) {
+  constructor(link: TransportLink, options: SocketIoTransportOptions, kit: EntryKit) {
     this.#link = link;
     this.#options = options;
+    this.#kit = kit;
   }
 
   #connecting?: Promise<void>;
@@ -68,7 +83,7 @@ export class SocketIoTransport implements Transport {
       path: this.#options.path ?? "/socket.io/",
       transports: ["websocket", "polling"],
       auth: this.#options.auth,
-      extraHeaders: headersOf(link.headers),
+      extraHeaders: this.#kit.headersOf(link.headers),
       reconnectionDelayMax: 5_000,
       ...this.#options.socket,
     });
@@ -96,7 +111,7 @@ export class SocketIoTransport implements Transport {
         this.#waiters.shift()?.resolve();
       } // An error before the turn started refuses the oldest message still waiting.
       else if (name === "assistant:error" && this.#waiters.length) {
-        this.#waiters.shift()!.reject(refusal(payload));
+        this.#waiters.shift()!.reject(refusal(this.#kit, payload));
       }
       link.event(name, payload);
     });
@@ -116,7 +131,7 @@ export class SocketIoTransport implements Transport {
         const index = this.#waiters.indexOf(waiter);
         if (index >= 0) this.#waiters.splice(index, 1);
         reject(
-          new TetherError(
+          new this.#kit.TetherError(
             0,
             "network",
             "The runtime did not answer the message in time; it may or may not have received it.",
@@ -138,7 +153,7 @@ export class SocketIoTransport implements Transport {
       const timer = setTimeout(
         () =>
           reject(
-            new TetherError(
+            new this.#kit.TetherError(
               0,
               "network",
               "The runtime did not answer the steering message in time.",
@@ -149,7 +164,7 @@ export class SocketIoTransport implements Transport {
       this.#socket!.emit("assistant_message", body, (answer: Record<string, unknown>) => {
         clearTimeout(timer);
         if (answer?.ok) resolve();
-        else reject(refusal((answer?.error ?? {}) as Record<string, unknown>));
+        else reject(refusal(this.#kit, (answer?.error ?? {}) as Record<string, unknown>));
       });
     });
   }
@@ -163,7 +178,7 @@ export class SocketIoTransport implements Transport {
     this.#closed = true;
     this.#socket?.disconnect();
     for (const waiter of this.#waiters.splice(0)) {
-      waiter.reject(new TetherError(0, "network", "The transport was closed."));
+      waiter.reject(new this.#kit.TetherError(0, "network", "The transport was closed."));
     }
   }
 }

@@ -13,6 +13,8 @@
  * @module
  */
 import type { ManagerOptions, SocketOptions } from "socket.io-client";
+import { TetherError } from "./errors.ts";
+import { headersOf } from "./_http.ts";
 import type { Transport, TransportFactory } from "./transport.ts";
 
 /**
@@ -50,7 +52,9 @@ export function socketIoTransport(options: SocketIoTransportOptions = {}): Trans
     let loaded: Promise<Transport> | undefined;
     let closed = false;
     const real = () =>
-      loaded ??= import("./_socketio.ts").then((m) => new m.SocketIoTransport(link, options));
+      loaded ??= import("./_socketio.ts").then((m) =>
+        new m.SocketIoTransport(link, options, { TetherError, headersOf })
+      );
     return {
       name: "socket.io",
       connect: () => closed ? Promise.resolve() : real().then((t) => t.connect()),
