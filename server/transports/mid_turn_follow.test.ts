@@ -6,43 +6,18 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { stepParts } from "../testing/scripted_model.ts";
+import { scriptedModel } from "../testing/scripted_model.ts";
 import { client, completed, readSse, runtime } from "./_test_kit.ts";
-
-/** A model that says its first words, then waits for `release()` before it finishes. */
-function heldModel(): { model: LanguageModelV3; release(): void } {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  const parts = stepParts({ text: "First words, then the rest." });
-  const model: LanguageModelV3 = {
-    specificationVersion: "v3",
-    provider: "test",
-    modelId: "held",
-    supportedUrls: {},
-    doGenerate: () => Promise.reject(new Error("The held model only streams.")),
-    // deno-lint-ignore require-await -- a provider's doStream is async
-    doStream: async () => ({
-      stream: new ReadableStream<LanguageModelV3StreamPart>({
-        async start(controller) {
-          const split = parts.findIndex((p) => p.type === "text-delta") + 1;
-          for (const part of parts.slice(0, split)) controller.enqueue(part);
-          await held;
-          for (const part of parts.slice(split)) controller.enqueue(part);
-          controller.close();
-        },
-      }),
-    }),
-  };
-  return { model, release: () => release() };
-}
 
 const started = (e: { event: string; payload?: { status?: string }; data?: { status?: string } }) =>
   e.event === "assistant:status" && (e.payload ?? e.data)?.status === "started";
 
 test("a follower that arrives during a turn gets it from its start, over SSE and Socket.IO", async () => {
-  const { model, release } = heldModel();
-  const rt = await runtime({ model, modelName: "held" });
+  // The answer's words stream, then the turn waits for `release()` before it finishes.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const model = scriptedModel([{ text: "First words, then the rest.", until: held }]);
+  const rt = await runtime({ model, modelName: "scripted" });
   const session = `mid-${Date.now()}`;
   try {
     const turn = fetch(`${rt.url}/api/chat`, {
