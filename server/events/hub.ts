@@ -84,6 +84,9 @@ const pad = (seq: number) => seq.toString().padStart(12, "0");
  */
 export const KEPT_SESSIONS = 10_000;
 
+/** Events read per page when looking back for a running turn's start (`turnStart`). */
+const TURN_START_PAGE = 200;
+
 /** Event numbers reserved per durable write: one store commit per this many events. */
 export const SEQ_BLOCK = 64;
 
@@ -288,21 +291,33 @@ export class EventHub {
   }
 
   /**
-   * The number just before the latest turn's `started` event, when the log's last `within`
-   * events hold that event and no `completed` after it (the turn has not ended); undefined
-   * otherwise. A follower that arrives during a turn starts there, so it sees the turn whole.
+   * The number just before the latest turn's `started` event, when no `completed` follows it
+   * (the turn has not ended); undefined when the log's latest status is `completed`, or the log
+   * is empty. A follower that arrives during a turn starts there, so it sees the turn whole.
+   * The log is read backwards a page at a time, at most its whole window (a long answer is one
+   * event per piece of text). A turn longer than the window has lost its `started` event to the
+   * trim: the follower then starts just before the oldest event kept, all of them the turn's.
    */
-  async turnStart(sessionId: string, within = 200): Promise<number | undefined> {
+  async turnStart(sessionId: string): Promise<number | undefined> {
     await this.flush(sessionId);
-    const recent = await this.#store.list<SessionEvent>(["event", sessionId], {
-      reverse: true,
-      limit: within,
-    });
-    for (const { value } of recent) {
-      if (value.event !== "assistant:status") continue;
-      return value.payload.status === "started" ? value.payload.seq - 1 : undefined;
+    let before: string | undefined;
+    let oldest: number | undefined;
+    for (let read = 0; read < this.#logSize; read += TURN_START_PAGE) {
+      const page = await this.#store.list<SessionEvent>(["event", sessionId], {
+        reverse: true,
+        limit: TURN_START_PAGE,
+        ...(before === undefined ? {} : { after: before }),
+      });
+      for (const { value } of page) {
+        if (value.event === "assistant:status") {
+          return value.payload.status === "started" ? value.payload.seq - 1 : undefined;
+        }
+        oldest = value.payload.seq;
+      }
+      if (page.length < TURN_START_PAGE) break;
+      before = page[page.length - 1].key[2];
     }
-    return undefined;
+    return oldest === undefined ? undefined : oldest - 1;
   }
 
   /** The last sequence number used in a session (0 when none). */

@@ -12,6 +12,29 @@ import { client, completed, readSse, runtime } from "./_test_kit.ts";
 const started = (e: { event: string; payload?: { status?: string }; data?: { status?: string } }) =>
   e.event === "assistant:status" && (e.payload ?? e.data)?.status === "started";
 
+/** Follows a session over SSE, without a position, until its turn completes. */
+async function followSse(rt: { url: string }, session: string) {
+  return readSse(
+    await fetch(`${rt.url}/api/sessions/${session}/events`),
+    (e) => e.event === "assistant:status" && e.data.status === "completed",
+  );
+}
+
+/**
+ * Follows a running turn over SSE and Socket.IO, both without a position, lets it finish once
+ * the socket has its words, and checks that the SSE follower got the turn from its start.
+ */
+async function followBoth(rt: { url: string }, session: string, release: () => void) {
+  const sse = followSse(rt, session);
+  const socket = await client(rt.url);
+  assert.equal((await socket.ask("assistant_join_session", { session_id: session })).ok, true);
+  await socket.until((e) => e.event === "assistant:text_delta");
+  release();
+  const events = await sse;
+  assert.ok(started(events[0]), `the SSE follower starts at the turn's start: ${events[0].event}`);
+  return { events, socket };
+}
+
 test("a follower that arrives during a turn gets it from its start, over SSE and Socket.IO", async () => {
   // The answer's words stream, then the turn waits for `release()` before it finishes.
   let release = () => {};
@@ -32,21 +55,7 @@ test("a follower that arrives during a turn gets it from its start, over SSE and
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
 
-    const sse = readSse(
-      await fetch(`${rt.url}/api/sessions/${session}/events`),
-      (e) => e.event === "assistant:status" && e.data.status === "completed",
-    );
-    const socket = await client(rt.url);
-    const joined = await socket.ask("assistant_join_session", { session_id: session });
-    assert.equal(joined.ok, true);
-    await socket.until((e) => e.event === "assistant:text_delta");
-    release();
-
-    const events = await sse;
-    assert.ok(
-      started(events[0]),
-      `the SSE follower starts at the turn's start: ${events[0].event}`,
-    );
+    const { events, socket } = await followBoth(rt, session, release);
     assert.ok(events.some((e) => e.event === "assistant:text_delta"), "with its first words");
     await socket.until(completed);
     assert.ok(started(socket.events[0]), "the socket starts at the turn's start too");
@@ -59,6 +68,78 @@ test("a follower that arrives during a turn gets it from its start, over SSE and
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.deepEqual(later.events, [], "nothing of the ended turn is replayed");
     later.close();
+  } finally {
+    release();
+    await rt.close();
+  }
+});
+
+/** A turn whose answer is `words` pieces of text, held before its end; the runtime's log keeps `log` events. */
+async function longTurn(words: number, log: number) {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const text = Array.from({ length: words }, (_, i) => `w${i}`).join(" ");
+  const model = scriptedModel([{ text, until: held }]);
+  const rt = await runtime({
+    model,
+    modelName: "scripted",
+    env: { LIMITS__EVENT_LOG_SIZE: String(log) },
+  });
+  const session = `long-${Date.now()}-${words}`;
+  const turn = fetch(`${rt.url}/api/chat`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ session_id: session, content: "Say a lot." }),
+  });
+  // Every piece of the answer is logged before anyone follows the turn.
+  for (let i = 0; i < 500; i++) {
+    if ((await rt.engine.hub.lastSeq(session)) >= words + 1) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.ok((await rt.engine.hub.lastSeq(session)) >= words + 1, "the answer streamed");
+  return { rt, session, turn, release };
+}
+
+test("a follower arriving late in a long answer still gets the turn from its start", async () => {
+  // 450 pieces of text: the turn's start is more than two pages back in the log.
+  const { rt, session, turn, release } = await longTurn(450, 1_000);
+  try {
+    const { events, socket } = await followBoth(rt, session, release);
+    assert.equal(
+      events.filter((e) => e.event === "assistant:text_delta").length,
+      450,
+      "and gets every piece of the answer",
+    );
+    await socket.until(completed);
+    assert.ok(started(socket.events[0]), "the socket starts at the turn's start too");
+    assert.equal((await turn).status, 200);
+    socket.close();
+  } finally {
+    release();
+    await rt.close();
+  }
+});
+
+test("a turn longer than the log is followed from the oldest event the log still keeps", async () => {
+  // The log keeps 100 events; the answer alone is 300, so its `started` event is trimmed.
+  const { rt, session, turn, release } = await longTurn(300, 100);
+  try {
+    const kept = await rt.engine.hub.replay(session, 0);
+    assert.ok(
+      !kept.some((e) => e.event === "assistant:status" && e.payload.status === "started"),
+      "the turn's start is no longer in the log",
+    );
+    const sse = followSse(rt, session);
+    // Let the follower's replay arrive before the turn goes on.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    const events = await sse;
+    assert.equal(
+      events[0].id,
+      String(kept[0].payload.seq),
+      "the follower starts at the oldest event kept, not live",
+    );
+    assert.equal((await turn).status, 200);
   } finally {
     release();
     await rt.close();
