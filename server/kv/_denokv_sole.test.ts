@@ -7,7 +7,15 @@ import { join } from "node:path";
 import process from "node:process";
 import { after, test } from "node:test";
 import { type Kv, openKv } from "./_denokv.ts";
-import { HEARTBEAT_MS, holderGone, packed, SOLE_KEY, STALE_MS, unpacked } from "./_denokv_sole.ts";
+import {
+  HEARTBEAT_MS,
+  HELD_MOST,
+  holderGone,
+  packed,
+  SOLE_KEY,
+  STALE_MS,
+  unpacked,
+} from "./_denokv_sole.ts";
 import { denoKvStore } from "./denokv.ts";
 import { acquireLease, releaseLease, renewLease } from "./lease.ts";
 import type { Store } from "./store.ts";
@@ -69,6 +77,41 @@ test("a store alone on its file holds it: its leases stay out of the file and wo
     assert.equal(await store.get(["lease", "s1"]), null);
     assert.equal((await raw.get(["data", "s1"])).versionstamp !== null, true, "written beside it");
     assert.deepEqual((await store.list(["lease"])).length, 0);
+  }));
+
+test("past HELD_MOST kept writes, the oldest that never expire go to the file; leases stay in memory", () =>
+  withHolder("spill.db", async (store, raw) => {
+    // A lease first, so it is the oldest kept write: it runs out by itself, so it stays.
+    const lease = await acquireLease(store, ["lease", "s1"], "a", 60_000);
+    assert.ok(lease);
+    // One handed-back number per session, as the event hub writes them: more than HELD_MOST.
+    const count = HELD_MOST + 10;
+    for (let i = 0; i < count; i += 100) {
+      const batch = [];
+      for (let j = i; j < Math.min(i + 100, count); j++) {
+        batch.push({ key: ["n", `s${j}`], value: j, forOthers: true });
+      }
+      assert.equal(await store.atomic([], batch), true);
+    }
+    await until(
+      async () => (await raw.get(["n", "s0"])).versionstamp !== null,
+      5_000,
+      "the oldest kept write to reach the file",
+    );
+    assert.deepEqual((await raw.get(["n", "s0"])).value, { j: "0" });
+    assert.equal(
+      (await raw.get(["n", `s${count - 1}`])).versionstamp,
+      null,
+      "the newest stays in memory",
+    );
+    assert.equal((await raw.get(["lease", "s1"])).versionstamp, null, "the lease is not written");
+    // The store answers as before, from memory or from the file.
+    assert.equal((await store.get<number>(["n", "s0"]))?.value, 0);
+    assert.equal((await store.get<number>(["n", `s${count - 1}`]))?.value, count - 1);
+    assert.equal((await store.list(["n"])).length, count, "each key listed once");
+    assert.equal(await acquireLease(store, ["lease", "s1"], "b", 10_000), null, "still held");
+    assert.ok(await renewLease(store, lease), "and renewed at the version it was given");
+    assert.ok(await store.alone(), "the file stays held");
   }));
 
 test("a second store makes the holder yield: a lease held then reaches the file, and the newcomer waits for it", () =>

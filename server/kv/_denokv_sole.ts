@@ -11,7 +11,10 @@
  * are checked here, against what this store wrote and read), and writes
  * marked `forOthers` (leases) are kept in memory (`Held`). While it holds the
  * file, a commit is no longer limited by Deno KV's checks per commit, so the
- * write queue puts many more turns into one commit.
+ * write queue puts many more turns into one commit. Past {@linkcode HELD_MOST}
+ * writes kept, the oldest that never expire are written to the file between
+ * commits, so memory stays bounded; a check against the version this store
+ * answered for one of them fails afterwards, as after another writer's change.
  *
  * Every store that is not the holder says it is there: it keeps a presence
  * key `[false, "p", id]` fresh (every {@linkcode HEARTBEAT_MS} ms), and every
@@ -50,6 +53,15 @@ import {
 } from "./_denokv.ts";
 import { log } from "../log.ts";
 import { denoGlobal } from "../runtime/detect.ts";
+
+/**
+ * Writes kept in memory past which the oldest that never expire go to the file (down to half
+ * of this): a lease runs out by itself, but a value without expiry (the event numbers a
+ * session hands back) is kept once per session ever run, which no bound would otherwise hold.
+ */
+export const HELD_MOST = 4_096;
+/** Writes per commit when kept writes go to the file. */
+const SPILL_PER_COMMIT = 500;
 
 /** The holder record's key: a boolean first part, which no string key of ours reaches. */
 export const SOLE_KEY: KvKey = [false, "x"];
@@ -193,7 +205,11 @@ export class Sole {
   #yieldWanted = false;
   /** Shared: nobody else was seen for long enough; take the file before the next commit. */
   #claimWanted = false;
+  /** In the order they were last written: the oldest first. */
   #held = new Map<string, Held>();
+  /** Held writes past which the oldest that never expire go to the file (`#spill`). */
+  #spillAt = HELD_MOST;
+  #spillWanted = false;
   #counter = 0;
   /** After a yield: the version each held key was answered at, and the versionstamp it has now. */
   #flushed = new Map<string, { from: string; to: string }>();
@@ -256,7 +272,8 @@ export class Sole {
 
   /** Whether a yield, a claim or an idle renewal waits for the write queue. */
   get pending(): boolean {
-    return (this.#mode === "sole" && (this.#yieldWanted || this.#renewDue(Date.now()))) ||
+    return (this.#mode === "sole" &&
+      (this.#yieldWanted || this.#spillWanted || this.#renewDue(Date.now()))) ||
       (this.#mode === "shared" && this.#claimWanted);
   }
 
@@ -268,6 +285,7 @@ export class Sole {
     if (this.#closed) return;
     this.#lastActivity = Date.now();
     if (this.#mode === "sole" && this.#yieldWanted) await this.#yield();
+    else if (this.#mode === "sole" && this.#spillWanted) await this.#spill();
     else if (this.#mode === "shared" && this.#claimWanted) {
       this.#claimWanted = false;
       if (await this.#claim()) this.#watch(0);
@@ -323,7 +341,7 @@ export class Sole {
         "another process took over this Deno KV file while this one stalled; its running turns stop",
         { file_holder: unpacked<Holder>(holder.value)?.o ?? null },
       );
-      this.#held.clear();
+      this.#dropHeld();
       this.#flushed.clear();
       this.#version = null;
       this.#wait();
@@ -395,6 +413,8 @@ export class Sole {
       return null;
     }
     const version = `s${(++this.#counter).toString(36)}`;
+    // Written again, it goes last: the map stays in the order of the last writes.
+    if (before) this.#held.delete(id);
     this.#held.set(id, {
       key,
       text,
@@ -403,6 +423,7 @@ export class Sole {
       base: under,
     });
     if (this.#held.size > 1024 && this.#held.size % 1024 === 0) this.#sweep(now);
+    if (this.#held.size > this.#spillAt) this.#spillWanted = true;
     return text === undefined ? null : version;
   }
 
@@ -451,7 +472,7 @@ export class Sole {
         error,
       });
     }
-    this.#held.clear();
+    this.#dropHeld();
   }
 
   #renewDue(now: number): boolean {
@@ -536,6 +557,46 @@ export class Sole {
     return true;
   }
 
+  /** Forgets every write kept in memory (written at a yield, or lost with the hold). */
+  #dropHeld(): void {
+    this.#held.clear();
+    this.#spillAt = HELD_MOST;
+    this.#spillWanted = false;
+  }
+
+  /**
+   * Writes the oldest kept writes that never expire to the file, down to half of
+   * {@linkcode HELD_MOST} kept (the file stays held; run between commits, so no write is kept
+   * meanwhile). When too few of them never expire (more leases than that are held), the next
+   * try waits until as many again are kept, so the work stays bounded either way.
+   */
+  async #spill(): Promise<void> {
+    this.#spillWanted = false;
+    let excess = this.#held.size - HELD_MOST / 2;
+    const lasting: [string, Held][] = [];
+    for (const entry of this.#held) {
+      if (excess <= 0) break;
+      if (entry[1].expiresAt !== 0) continue;
+      lasting.push(entry);
+      excess--;
+    }
+    for (let i = 0; i < lasting.length; i += SPILL_PER_COMMIT) {
+      const batch = lasting.slice(i, i + SPILL_PER_COMMIT);
+      const op = this.#kv.atomic();
+      this.guard(op, Date.now());
+      for (const [, h] of batch) {
+        if (h.text === undefined) op.delete(h.key);
+        else op.set(h.key, { j: h.text });
+      }
+      const { ok, versionstamp } = await op.commit();
+      // Lost the hold meanwhile: `after` dropped what was kept, and the store waits.
+      if (!ok) return void (await this.after(false));
+      await this.after(true, versionstamp);
+      for (const [id] of batch) this.#held.delete(id);
+    }
+    this.#spillAt = Math.max(HELD_MOST, this.#held.size + HELD_MOST / 2);
+  }
+
   /** Writes what was kept in memory, lets the file go, and works as a shared store from now on. */
   async #yield(): Promise<void> {
     const now = Date.now();
@@ -569,7 +630,7 @@ export class Sole {
       }
       if (!last) this.#version = versionstamp!;
     }
-    this.#held.clear();
+    this.#dropHeld();
     this.#version = null;
     this.#yieldWanted = false;
     this.#mode = "shared";
