@@ -55,12 +55,12 @@ import { log } from "../log.ts";
 import { denoGlobal } from "../runtime/detect.ts";
 
 /**
- * Writes kept in memory past which the oldest that never expire go to the file (down to half
- * of this): a lease runs out by itself, but a value without expiry (the event numbers a
- * session hands back) is kept once per session ever run, which no bound would otherwise hold.
+ * Writes kept in memory past which the oldest that never expire go to the file: a lease runs
+ * out by itself, but a value without expiry (the event numbers a session hands back) is kept
+ * once per session ever run, which no bound would otherwise hold.
  */
 export const HELD_MOST = 4_096;
-/** Writes per commit when kept writes go to the file. */
+/** Kept writes that go to the file in one commit, when past {@linkcode HELD_MOST}. */
 const SPILL_PER_COMMIT = 500;
 
 /** The holder record's key: a boolean first part, which no string key of ours reaches. */
@@ -565,36 +565,33 @@ export class Sole {
   }
 
   /**
-   * Writes the oldest kept writes that never expire to the file, down to half of
-   * {@linkcode HELD_MOST} kept (the file stays held; run between commits, so no write is kept
-   * meanwhile). When too few of them never expire (more leases than that are held), the next
-   * try waits until as many again are kept, so the work stays bounded either way.
+   * Writes the oldest kept writes that never expire to the file, at most
+   * {@linkcode SPILL_PER_COMMIT} in one commit (the file stays held; run between commits, so no
+   * write is kept meanwhile, and one commit keeps the queue's wait short). The next spill comes
+   * once that many more are kept; when too few never expire (more leases than that are held),
+   * once {@linkcode HELD_MOST} more are, so the work stays bounded either way.
    */
   async #spill(): Promise<void> {
     this.#spillWanted = false;
-    let excess = this.#held.size - HELD_MOST / 2;
-    const lasting: [string, Held][] = [];
+    const batch: [string, Held][] = [];
     for (const entry of this.#held) {
-      if (excess <= 0) break;
-      if (entry[1].expiresAt !== 0) continue;
-      lasting.push(entry);
-      excess--;
+      if (batch.length >= SPILL_PER_COMMIT) break;
+      if (entry[1].expiresAt === 0) batch.push(entry);
     }
-    for (let i = 0; i < lasting.length; i += SPILL_PER_COMMIT) {
-      const batch = lasting.slice(i, i + SPILL_PER_COMMIT);
-      const op = this.#kv.atomic();
-      this.guard(op, Date.now());
-      for (const [, h] of batch) {
-        if (h.text === undefined) op.delete(h.key);
-        else op.set(h.key, { j: h.text });
-      }
-      const { ok, versionstamp } = await op.commit();
-      // Lost the hold meanwhile: `after` dropped what was kept, and the store waits.
-      if (!ok) return void (await this.after(false));
-      await this.after(true, versionstamp);
-      for (const [id] of batch) this.#held.delete(id);
+    this.#spillAt = this.#held.size + (batch.length ? SPILL_PER_COMMIT - batch.length : HELD_MOST);
+    if (!batch.length) return;
+    const op = this.#kv.atomic();
+    this.guard(op, Date.now());
+    for (const [, h] of batch) {
+      if (h.text === undefined) op.delete(h.key);
+      else op.set(h.key, { j: h.text });
     }
-    this.#spillAt = Math.max(HELD_MOST, this.#held.size + HELD_MOST / 2);
+    const { ok, versionstamp } = await op.commit();
+    // Lost the hold meanwhile: `after` dropped what was kept, and the store waits.
+    if (!ok) return void (await this.after(false));
+    await this.after(true, versionstamp);
+    for (const [id, h] of batch) if (this.#held.get(id) === h) this.#held.delete(id);
+    this.#spillAt = Math.max(HELD_MOST, this.#spillAt - batch.length);
   }
 
   /** Writes what was kept in memory, lets the file go, and works as a shared store from now on. */
