@@ -7,17 +7,26 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { scriptedModel } from "../testing/scripted_model.ts";
-import { client, completed, readSse, runtime } from "./_test_kit.ts";
+import { client, completed, readSse, runtime, type TestRuntime } from "./_test_kit.ts";
 
 const started = (e: { event: string; payload?: { status?: string }; data?: { status?: string } }) =>
   e.event === "assistant:status" && (e.payload ?? e.data)?.status === "started";
 
-/** Follows a session over SSE, without a position, until its turn completes. */
+/** Follows a session over SSE, without a position, until its turn completes (30 s at most). */
 async function followSse(rt: { url: string }, session: string) {
-  return readSse(
+  const events = readSse(
     await fetch(`${rt.url}/api/sessions/${session}/events`),
     (e) => e.event === "assistant:status" && e.data.status === "completed",
   );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("the SSE follower never saw the turn end")), 30_000);
+  });
+  try {
+    return await Promise.race([events, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -74,8 +83,21 @@ test("a follower that arrives during a turn gets it from its start, over SSE and
   }
 });
 
-/** A turn whose answer is `words` pieces of text, held before its end; the runtime's log keeps `log` events. */
-async function longTurn(words: number, log: number) {
+/**
+ * Runs `body` during a turn whose answer is `words` pieces of text, every piece logged and the
+ * turn held before its end, on a runtime whose log keeps `log` events; `release` lets the
+ * turn finish. The turn is released and the runtime closed however `body` ends.
+ */
+async function duringLongTurn(
+  words: number,
+  log: number,
+  body: (t: {
+    rt: TestRuntime;
+    session: string;
+    turn: Promise<Response>;
+    release: () => void;
+  }) => Promise<void>,
+): Promise<void> {
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
   const text = Array.from({ length: words }, (_, i) => `w${i}`).join(" ");
@@ -86,24 +108,30 @@ async function longTurn(words: number, log: number) {
     env: { LIMITS__EVENT_LOG_SIZE: String(log) },
   });
   const session = `long-${Date.now()}-${words}`;
-  const turn = fetch(`${rt.url}/api/chat`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ session_id: session, content: "Say a lot." }),
-  });
-  // Every piece of the answer is logged before anyone follows the turn.
-  for (let i = 0; i < 500; i++) {
-    if ((await rt.engine.hub.lastSeq(session)) >= words + 1) break;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+  try {
+    const turn = fetch(`${rt.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ session_id: session, content: "Say a lot." }),
+    });
+    // Every piece of the answer is logged before anyone follows the turn.
+    const deadline = Date.now() + 60_000;
+    while ((await rt.engine.hub.lastSeq(session)) < words + 1) {
+      if (Date.now() > deadline) throw new Error("timed out waiting for the answer to stream");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await body({ rt, session, turn, release });
+  } finally {
+    release();
+    await rt.close();
   }
-  assert.ok((await rt.engine.hub.lastSeq(session)) >= words + 1, "the answer streamed");
-  return { rt, session, turn, release };
 }
 
-test("a follower arriving late in a long answer still gets the turn from its start", async () => {
+test("a follower arriving late in a long answer still gets the turn from its start", {
+  timeout: 120_000,
+}, () =>
   // 450 pieces of text: the turn's start is more than two pages back in the log.
-  const { rt, session, turn, release } = await longTurn(450, 1_000);
-  try {
+  duringLongTurn(450, 1_000, async ({ rt, session, turn, release }) => {
     const { events, socket } = await followBoth(rt, session, release);
     assert.equal(
       events.filter((e) => e.event === "assistant:text_delta").length,
@@ -114,16 +142,13 @@ test("a follower arriving late in a long answer still gets the turn from its sta
     assert.ok(started(socket.events[0]), "the socket starts at the turn's start too");
     assert.equal((await turn).status, 200);
     socket.close();
-  } finally {
-    release();
-    await rt.close();
-  }
-});
+  }));
 
-test("a turn longer than the log is followed from the oldest event the log still keeps", async () => {
+test("a turn longer than the log is followed from the oldest event the log still keeps", {
+  timeout: 120_000,
+}, () =>
   // The log keeps 100 events; the answer alone is 300, so its `started` event is trimmed.
-  const { rt, session, turn, release } = await longTurn(300, 100);
-  try {
+  duringLongTurn(300, 100, async ({ rt, session, turn, release }) => {
     const kept = await rt.engine.hub.replay(session, 0);
     assert.ok(
       !kept.some((e) => e.event === "assistant:status" && e.payload.status === "started"),
@@ -140,8 +165,4 @@ test("a turn longer than the log is followed from the oldest event the log still
       "the follower starts at the oldest event kept, not live",
     );
     assert.equal((await turn).status, 200);
-  } finally {
-    release();
-    await rt.close();
-  }
-});
+  }));
