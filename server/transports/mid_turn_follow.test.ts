@@ -12,21 +12,28 @@ import { client, completed, readSse, runtime, type TestRuntime } from "./_test_k
 const started = (e: { event: string; payload?: { status?: string }; data?: { status?: string } }) =>
   e.event === "assistant:status" && (e.payload ?? e.data)?.status === "started";
 
-/** Follows a session over SSE, without a position, until its turn completes (30 s at most). */
+/**
+ * Follows a session over SSE, without a position: `first` resolves once the follower got its
+ * first event (it is following, so the turn may go on), `events` once the turn completed (30 s
+ * at most).
+ */
 async function followSse(rt: { url: string }, session: string) {
-  const events = readSse(
-    await fetch(`${rt.url}/api/sessions/${session}/events`),
-    (e) => e.event === "assistant:status" && e.data.status === "completed",
-  );
+  let seen = () => {};
+  const first = new Promise<void>((resolve) => (seen = resolve));
+  const read = readSse(await fetch(`${rt.url}/api/sessions/${session}/events`), (e) => {
+    seen();
+    return e.event === "assistant:status" && e.data.status === "completed";
+  });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error("the SSE follower never saw the turn end")), 30_000);
   });
-  try {
-    return await Promise.race([events, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const events = Promise.race([read, late]).finally(() => clearTimeout(timer));
+  const following = Promise.race([first, late]);
+  // A case that failed before awaiting them must not leave a rejection nobody handles.
+  events.catch(() => {});
+  following.catch(() => {});
+  return { first: following, events };
 }
 
 /**
@@ -34,12 +41,14 @@ async function followSse(rt: { url: string }, session: string) {
  * the socket has its words, and checks that the SSE follower got the turn from its start.
  */
 async function followBoth(rt: { url: string }, session: string, release: () => void) {
-  const sse = followSse(rt, session);
+  const sse = await followSse(rt, session);
   const socket = await client(rt.url);
   assert.equal((await socket.ask("assistant_join_session", { session_id: session })).ok, true);
+  // Both follow the turn before it goes on: one that came after its end would start live.
   await socket.until((e) => e.event === "assistant:text_delta");
+  await sse.first;
   release();
-  const events = await sse;
+  const events = await sse.events;
   assert.ok(started(events[0]), `the SSE follower starts at the turn's start: ${events[0].event}`);
   return { events, socket };
 }
@@ -154,11 +163,11 @@ test("a turn longer than the log is followed from the oldest event the log still
       !kept.some((e) => e.event === "assistant:status" && e.payload.status === "started"),
       "the turn's start is no longer in the log",
     );
-    const sse = followSse(rt, session);
-    // Let the follower's replay arrive before the turn goes on.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const sse = await followSse(rt, session);
+    // The follower follows the turn before it goes on.
+    await sse.first;
     release();
-    const events = await sse;
+    const events = await sse.events;
     assert.equal(
       events[0].id,
       String(kept[0].payload.seq),
