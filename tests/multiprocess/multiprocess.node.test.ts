@@ -221,9 +221,16 @@ function sharedSuite(kind: string, url: string): void {
             });
             const call = await stream.until((e) => e.event === "assistant:tool_call");
             assert.equal(call.payload.tool_name, "wait_forever");
+            let last: unknown;
             await waitFor(
-              async () => (await messages(b, sid))[1]?.tool_calls?.[0]?.status === "running",
+              async () => {
+                const read = await request(`${b.url}/api/sessions/${sid}/messages`);
+                last = { status: read.status, body: read.body };
+                return read.body.messages?.[1]?.tool_calls?.[0]?.status === "running";
+              },
               "the running call to be stored",
+              10_000,
+              () => last,
             );
             const lease = await store.get<{ expiresAt?: number }>(["lease", sid]);
             assert.ok(lease, 'A holds the lease ["lease", session] while its turn runs');
@@ -288,14 +295,19 @@ function assertSawTurns(
   );
 }
 
+/** Polls `check` until it holds; on timeout the error ends with what `seen` says was last seen. */
 async function waitFor(
   check: () => Promise<boolean>,
   what: string,
   timeoutMs = 10_000,
+  seen?: () => unknown,
 ): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > end) {
+      const last = seen ? `; last seen: ${JSON.stringify(seen())}` : "";
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last}`);
+    }
     await sleep(50);
   }
 }
