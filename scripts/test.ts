@@ -15,7 +15,8 @@
  * the run says which lines it left out. CI asks for both
  * (`.ci/run`). A Node that strips types itself (22.18 and later) runs the test files as they
  * are; Node 20 loads them through `tests/_ts_loader.mjs`. `TEST_CONCURRENCY` sets how many
- * files each suite runs at once (4). See docs/architecture.md.
+ * files each suite runs at once (4); each starts the slowest files (`SLOWEST`) first. See
+ * docs/architecture.md.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { readdir } from "node:fs/promises";
