@@ -23,8 +23,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fresh = (label: string) => `mp-${label}-${crypto.randomUUID().slice(0, 8)}`;
 const chat = (p: Proc, body: unknown, timeoutMs?: number) =>
   request(`${p.url}/api/chat`, "POST", body, timeoutMs);
+const readMessages = (p: Proc, sid: string) => request(`${p.url}/api/sessions/${sid}/messages`);
 const messages = async (p: Proc, sid: string) =>
-  (await request(`${p.url}/api/sessions/${sid}/messages`)).body.messages as Loose[];
+  (await readMessages(p, sid)).body.messages as Loose[];
 const pend = (p: Proc, sid: string) =>
   chat(p, { session_id: sid, content: "select issue 42", host_context: ISSUE_CONTEXT });
 const answer = (sid: string, callId: string, result: unknown = { selected: 42 }) => ({
@@ -224,7 +225,7 @@ function sharedSuite(kind: string, url: string): void {
             let last: unknown;
             await waitFor(
               async () => {
-                const read = await request(`${b.url}/api/sessions/${sid}/messages`);
+                const read = await readMessages(b, sid);
                 last = { status: read.status, body: read.body };
                 return read.body.messages?.[1]?.tool_calls?.[0]?.status === "running";
               },
