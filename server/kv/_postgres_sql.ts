@@ -26,6 +26,8 @@ export interface Tables {
   channel: string;
   /** First key of every advisory lock this store takes. */
   lockClass: number;
+  /** The function an atomic commit calls (`commitFunction()`). */
+  commit: string;
 }
 
 /** Derives the names and lock class of a store from its table name, refusing names that are not plain identifiers. */
@@ -35,7 +37,13 @@ export function tables(table: string): Tables {
       `Postgres store table must be a lowercase identifier of at most 41 characters; got "${table}".`,
     );
   }
-  return { kv: table, pubsub: `${table}_pubsub`, channel: table, lockClass: hash32(table) };
+  return {
+    kv: table,
+    pubsub: `${table}_pubsub`,
+    channel: table,
+    lockClass: hash32(table),
+    commit: `${table}_commit`,
+  };
 }
 
 /**
@@ -85,13 +93,69 @@ export async function migrate(sql: Sql, t: Tables): Promise<void> {
       payload text NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now()
     )`;
+    await tx.unsafe(commitFunction(t));
   });
+}
+
+/**
+ * The SQL that creates (or replaces) the store's commit function: one atomic commit in one
+ * statement, so one round trip to the server where a transaction of its own took four (BEGIN,
+ * the locks and the checked rows, the writes, COMMIT). Called outside any transaction, it runs
+ * in one of its own. Under READ COMMITTED each statement inside sees what committed before it
+ * started, as the statements of such a transaction did: it takes the advisory lock of every key
+ * it touches in the order given (sorted, so no two commits wait on each other), locks the checked
+ * rows (`FOR UPDATE`, so a plain `set()` waits too), and returns one row of nulls when a checked
+ * version differs, writing nothing; otherwise it writes and returns each written key with its new
+ * version. The names come from `tables()`, plain identifiers only.
+ *
+ * @example
+ * ```ts
+ * await sql.unsafe(commitFunction(tables("tether_kv")));
+ * ```
+ */
+export function commitFunction(t: Tables): string {
+  const kv = `"${t.kv}"`;
+  return `CREATE OR REPLACE FUNCTION "${t.commit}"(
+  lock_class int4, locks int4[], checked text[], expected text[],
+  set_keys text[], set_values text[], set_expires float8[], deleted text[])
+RETURNS TABLE(out_key text, out_version text)
+LANGUAGE plpgsql AS $commit$
+BEGIN
+  PERFORM pg_advisory_xact_lock(lock_class, h) FROM unnest(locks) AS h;
+  IF cardinality(checked) > 0 AND EXISTS (
+    SELECT 1 FROM unnest(checked, expected) AS c(k, v)
+    LEFT JOIN (
+      SELECT r.key, CASE WHEN r.expires_at IS NULL OR r.expires_at > now()
+        THEN r.version::text END AS version
+      FROM ${kv} AS r WHERE r.key = ANY(checked) FOR UPDATE
+    ) AS cur ON cur.key = c.k
+    WHERE cur.version IS DISTINCT FROM c.v
+  ) THEN
+    out_key := NULL;
+    out_version := NULL;
+    RETURN NEXT;
+    RETURN;
+  END IF;
+  IF cardinality(set_keys) > 0 THEN
+    RETURN QUERY INSERT INTO ${kv} AS r (key, value, expires_at)
+      SELECT m.k, m.v, now() + m.e * interval '1 millisecond'
+      FROM unnest(set_keys, set_values, set_expires) AS m(k, v, e)
+      ON CONFLICT (key) DO UPDATE
+      SET value = EXCLUDED.value, version = EXCLUDED.version, expires_at = EXCLUDED.expires_at
+      RETURNING r.key, r.version::text;
+  END IF;
+  IF cardinality(deleted) > 0 THEN
+    DELETE FROM ${kv} AS r WHERE r.key = ANY(deleted);
+  END IF;
+END
+$commit$`;
 }
 
 /** Drops a store's tables (for tests and teardown). */
 export async function dropTables(sql: Sql, table: string): Promise<void> {
   const t = tables(table);
   await sql`DROP TABLE IF EXISTS ${sql(t.kv)}, ${sql(t.pubsub)}`;
+  await sql`DROP FUNCTION IF EXISTS ${sql(t.commit)}`;
 }
 
 /** A 32-bit FNV-1a hash as a signed integer, the type advisory lock keys take. */

@@ -1,6 +1,7 @@
 /**
  * `postgresStore()`: the store in a Postgres table, through postgres.js.
- * `atomic()` is one transaction: it takes an advisory lock per key it
+ * `atomic()` is one call of the store's commit function, one statement and
+ * one round trip: in its own transaction it takes an advisory lock per key it
  * touches (in a fixed order), reads the checked rows `FOR UPDATE`, and
  * writes only when every version matches, so of any number of processes
  * checking one version exactly one commits. Publish/subscribe is
@@ -23,15 +24,7 @@ import {
   listBounds,
 } from "./_codec.ts";
 import { PgPubSub } from "./_postgres_pubsub.ts";
-import {
-  Background,
-  hash32,
-  inTransaction,
-  migrate,
-  type Sql,
-  type Tables,
-  tables,
-} from "./_postgres_sql.ts";
+import { Background, hash32, migrate, type Sql, type Tables, tables } from "./_postgres_sql.ts";
 import type {
   Check,
   Entry,
@@ -200,15 +193,23 @@ class PostgresStore implements Store {
     }
     if (checks.length === 0 && writes.size === 0) return [];
     const checked = checks.map((c) => encodeKey(c.key));
-    // Sorted lock ids make every transaction lock in the same order (no deadlocks between them).
+    // Sorted lock ids make every commit lock in the same order (no deadlocks between them).
     const locks = [...new Set([...checked, ...writes.keys()].map(hash32))].sort((a, b) => a - b);
+    const sets = [...writes].filter(([, w]) => w.text !== null);
+    const deletes = [...writes].filter(([, w]) => w.text === null).map(([key]) => key);
+    const sql = this.#sql;
     for (let attempt = 0;; attempt++) {
       try {
-        const versions = await inTransaction(
-          this.#sql,
-          (tx) => this.#commit(tx, checks, checked, locks, writes),
-        );
-        if (versions === null) return null;
+        // One statement, one round trip: the function takes the locks, checks and writes
+        // (`commitFunction()` in `_postgres_sql.ts`).
+        const rows = await sql<{ out_key: string | null; out_version: string | null }[]>`
+          SELECT out_key, out_version FROM ${sql(this.#t.commit)}(
+            ${this.#t.lockClass}::int4, ${locks}::int4[],
+            ${checked}::text[], ${checks.map((c) => c.version)}::text[],
+            ${sets.map(([k]) => k)}::text[], ${sets.map(([, w]) => w.text)}::text[],
+            ${sets.map(([, w]) => w.expireIn)}::float8[], ${deletes}::text[])`;
+        if (rows.length > 0 && rows[0].out_key === null) return null;
+        const versions = new Map(rows.map((r) => [r.out_key!, r.out_version!]));
         this.#wrote();
         return mutations.map((m) =>
           m.value === undefined ? null : versions.get(encodeKey(m.key)) ?? null
@@ -217,42 +218,6 @@ class PostgresStore implements Store {
         if (attempt >= 5 || !RETRYABLE.has((error as { code?: string }).code ?? "")) throw error;
       }
     }
-  }
-
-  async #commit(
-    tx: Sql,
-    checks: readonly Check[],
-    checked: string[],
-    locks: number[],
-    writes: Map<string, { text: string | null; expireIn: number | null }>,
-  ): Promise<Map<string, string> | null> {
-    const table = tx(this.#t.kv);
-    // The row read runs after the locks are held (same connection, in order), so it sees their holders' commits.
-    const [, rows] = await Promise.all([
-      tx`SELECT pg_advisory_xact_lock(${this.#t.lockClass}, h) FROM unnest(${locks}::int4[]) AS h`,
-      tx<{ key: string; version: string; live: boolean }[]>`SELECT key, version::text,
-        (expires_at IS NULL OR expires_at > now()) AS live
-        FROM ${table} WHERE key = ANY(${checked}::text[]) FOR UPDATE`,
-    ]);
-    const current = new Map(rows.filter((r) => r.live).map((r) => [r.key, r.version]));
-    for (let i = 0; i < checks.length; i++) {
-      if ((current.get(checked[i]) ?? null) !== checks[i].version) return null;
-    }
-    const sets = [...writes].filter(([, w]) => w.text !== null);
-    const deletes = [...writes].filter(([, w]) => w.text === null).map(([key]) => key);
-    const [written] = await Promise.all([
-      sets.length > 0
-        ? tx<{ key: string; version: string }[]>`INSERT INTO ${table} (key, value, expires_at)
-        SELECT k, v, now() + e * interval '1 millisecond'
-        FROM unnest(${sets.map(([k]) => k)}::text[], ${sets.map(([, w]) => w.text)}::text[],
-          ${sets.map(([, w]) => w.expireIn)}::float8[]) AS m(k, v, e)
-        ON CONFLICT (key) DO UPDATE
-        SET value = EXCLUDED.value, version = EXCLUDED.version, expires_at = EXCLUDED.expires_at
-        RETURNING key, version::text`
-        : [],
-      deletes.length > 0 && tx`DELETE FROM ${table} WHERE key = ANY(${deletes}::text[])`,
-    ]);
-    return new Map(written.map((r) => [r.key, r.version]));
   }
 
   async publish(channel: string, message: unknown): Promise<void> {
