@@ -98,15 +98,24 @@ export async function migrate(sql: Sql, t: Tables): Promise<void> {
 }
 
 /**
- * The SQL that creates (or replaces) the store's commit function: one atomic commit in one
- * statement, so one round trip to the server where a transaction of its own took four (BEGIN,
- * the locks and the checked rows, the writes, COMMIT). Called outside any transaction, it runs
- * in one of its own. Under READ COMMITTED each statement inside sees what committed before it
- * started, as the statements of such a transaction did: it takes the advisory lock of every key
- * it touches in the order given (sorted, so no two commits wait on each other), locks the checked
- * rows (`FOR UPDATE`, so a plain `set()` waits too), and returns one row of nulls when a checked
- * version differs, writing nothing; otherwise it writes and returns each written key with its new
- * version. The names come from `tables()`, plain identifiers only.
+ * The SQL that creates (or replaces) the store's commit function: a group of atomic commits in
+ * one statement, so one round trip to the server where a transaction of its own took four per
+ * commit (BEGIN, the locks and the checked rows, the writes, COMMIT). Called outside any
+ * transaction, it runs in one of its own. It first takes the advisory lock of every key the
+ * group touches, in the order given (sorted, so no two calls wait on each other), then applies
+ * the commits in order, each on its own checks: it locks the commit's checked rows (`FOR
+ * UPDATE`, so a plain `set()` waits too) and, when a version differs, answers one row of nulls
+ * for that commit and writes nothing of it; otherwise it writes and answers each key it set with
+ * its new version. Under READ COMMITTED each statement inside sees what committed before it
+ * started, and what the earlier commits of the group wrote. The arrays hold the commits one
+ * after another; `n_checks`, `n_sets` and `n_deletes` say how many entries each commit has. The
+ * names come from `tables()`, plain identifiers only.
+ *
+ * The function runs with sequential scans off. Its statements' plans are kept per connection,
+ * and a plan made while the table was nearly empty scanned the whole table for each key once
+ * it had grown (under the load bench: a group of 100 commits took up to 900 ms, the table read
+ * 41 million rows in 1,348 scans), until the statistics caught up. Every key it reads is in the
+ * primary key's index.
  *
  * @example
  * ```ts
@@ -116,37 +125,56 @@ export async function migrate(sql: Sql, t: Tables): Promise<void> {
 export function commitFunction(t: Tables): string {
   const kv = `"${t.kv}"`;
   return `CREATE OR REPLACE FUNCTION "${t.commit}"(
-  lock_class int4, locks int4[], checked text[], expected text[],
-  set_keys text[], set_values text[], set_expires float8[], deleted text[])
-RETURNS TABLE(out_key text, out_version text)
-LANGUAGE plpgsql AS $commit$
+  lock_class int4, locks int4[],
+  n_checks int4[], checked text[], expected text[],
+  n_sets int4[], set_keys text[], set_values text[], set_expires float8[],
+  n_deletes int4[], deleted text[])
+RETURNS TABLE(out_commit int4, out_key text, out_version text)
+LANGUAGE plpgsql SET enable_seqscan = off AS $commit$
+DECLARE
+  c int4 := 1;
+  s int4 := 1;
+  d int4 := 1;
+  differs boolean;
 BEGIN
   PERFORM pg_advisory_xact_lock(lock_class, h) FROM unnest(locks) AS h;
-  IF cardinality(checked) > 0 AND EXISTS (
-    SELECT 1 FROM unnest(checked, expected) AS c(k, v)
-    LEFT JOIN (
-      SELECT r.key, CASE WHEN r.expires_at IS NULL OR r.expires_at > now()
-        THEN r.version::text END AS version
-      FROM ${kv} AS r WHERE r.key = ANY(checked) FOR UPDATE
-    ) AS cur ON cur.key = c.k
-    WHERE cur.version IS DISTINCT FROM c.v
-  ) THEN
-    out_key := NULL;
-    out_version := NULL;
-    RETURN NEXT;
-    RETURN;
-  END IF;
-  IF cardinality(set_keys) > 0 THEN
-    RETURN QUERY INSERT INTO ${kv} AS r (key, value, expires_at)
-      SELECT m.k, m.v, now() + m.e * interval '1 millisecond'
-      FROM unnest(set_keys, set_values, set_expires) AS m(k, v, e)
-      ON CONFLICT (key) DO UPDATE
-      SET value = EXCLUDED.value, version = EXCLUDED.version, expires_at = EXCLUDED.expires_at
-      RETURNING r.key, r.version::text;
-  END IF;
-  IF cardinality(deleted) > 0 THEN
-    DELETE FROM ${kv} AS r WHERE r.key = ANY(deleted);
-  END IF;
+  FOR i IN 1 .. coalesce(cardinality(n_checks), 0) LOOP
+    differs := false;
+    IF n_checks[i] > 0 THEN
+      SELECT EXISTS (
+        SELECT 1 FROM unnest(checked[c:c + n_checks[i] - 1], expected[c:c + n_checks[i] - 1])
+          AS w(k, v)
+        LEFT JOIN (
+          SELECT r.key, CASE WHEN r.expires_at IS NULL OR r.expires_at > now()
+            THEN r.version::text END AS version
+          FROM ${kv} AS r WHERE r.key = ANY(checked[c:c + n_checks[i] - 1]) FOR UPDATE
+        ) AS cur ON cur.key = w.k
+        WHERE cur.version IS DISTINCT FROM w.v
+      ) INTO differs;
+    END IF;
+    IF differs THEN
+      out_commit := i;
+      out_key := NULL;
+      out_version := NULL;
+      RETURN NEXT;
+    ELSE
+      IF n_sets[i] > 0 THEN
+        RETURN QUERY INSERT INTO ${kv} AS r (key, value, expires_at)
+          SELECT m.k, m.v, now() + m.e * interval '1 millisecond'
+          FROM unnest(set_keys[s:s + n_sets[i] - 1], set_values[s:s + n_sets[i] - 1],
+            set_expires[s:s + n_sets[i] - 1]) AS m(k, v, e)
+          ON CONFLICT (key) DO UPDATE
+          SET value = EXCLUDED.value, version = EXCLUDED.version, expires_at = EXCLUDED.expires_at
+          RETURNING i, r.key, r.version::text;
+      END IF;
+      IF n_deletes[i] > 0 THEN
+        DELETE FROM ${kv} AS r WHERE r.key = ANY(deleted[d:d + n_deletes[i] - 1]);
+      END IF;
+    END IF;
+    c := c + n_checks[i];
+    s := s + n_sets[i];
+    d := d + n_deletes[i];
+  END LOOP;
 END
 $commit$`;
 }

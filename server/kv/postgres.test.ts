@@ -14,8 +14,8 @@ if (url !== undefined) {
     peer: () => postgresStore(url, { table }),
   });
   test("commits and reads on a small pool under a burst all succeed and agree", async () => {
-    // Each commit is one statement (the store's commit function) pipelined with the reads on
-    // two connections; none may fail or be lost.
+    // Commits go out in groups (calls of the store's commit function) beside the reads, on two
+    // connections; none may fail or be lost.
     const store = await postgresStore(url, { table, max: 2 });
     try {
       const key = (i: number) => ["pipeline", String(i % 40)];

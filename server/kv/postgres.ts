@@ -1,12 +1,14 @@
 /**
  * `postgresStore()`: the store in a Postgres table, through postgres.js.
- * `atomic()` is one call of the store's commit function, one statement and
- * one round trip: in its own transaction it takes an advisory lock per key it
- * touches (in a fixed order), reads the checked rows `FOR UPDATE`, and
- * writes only when every version matches, so of any number of processes
- * checking one version exactly one commits. Publish/subscribe is
- * LISTEN/NOTIFY on one channel per table; messages over NOTIFY's 8000 bytes
- * travel through a side table and the notification carries their id.
+ * `atomic()` goes through the store's commit queue (`_postgres_commits.ts`):
+ * the commits asked while the store's calls run (up to half the pool at
+ * once) go out together as one call of the store's commit function, one
+ * statement in its own transaction, which takes an advisory lock per key
+ * they touch (in a fixed order), then per commit reads the checked rows
+ * `FOR UPDATE` and writes only when every version matches, so of any number
+ * of processes checking one version exactly one commits. Publish/subscribe
+ * is LISTEN/NOTIFY on one channel per table; messages over NOTIFY's 8000
+ * bytes travel through a side table and the notification carries their id.
  * The schema is in `_postgres_sql.ts`.
  *
  * @module
@@ -24,7 +26,8 @@ import {
   listBounds,
 } from "./_codec.ts";
 import { PgPubSub } from "./_postgres_pubsub.ts";
-import { Background, hash32, migrate, type Sql, type Tables, tables } from "./_postgres_sql.ts";
+import { PgCommits } from "./_postgres_commits.ts";
+import { Background, migrate, type Sql, type Tables, tables } from "./_postgres_sql.ts";
 import type {
   Check,
   Entry,
@@ -48,12 +51,11 @@ import type {
 export interface PostgresStoreOptions {
   /** Table name (a lowercase identifier, default "tether_kv"); created on start when missing. */
   table?: string;
-  /** Most connections in the pool (default 10). */
+  /** Most connections in the pool (default 10); up to half of them carry commits at once. */
   max?: number;
 }
 
 const SWEEP_EVERY = 500;
-const RETRYABLE = new Set(["40001", "40P01"]); // serialization failure, deadlock
 
 /**
  * Connects to Postgres at `url`, creates the store's tables if missing, and returns the store.
@@ -71,14 +73,15 @@ export async function postgresStore(
   options: PostgresStoreOptions = {},
 ): Promise<Store> {
   const t = tables(options.table ?? "tether_kv");
-  const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+  const max = options.max ?? 10;
+  const sql = postgres(url, { max, onnotice: () => {} });
   try {
     await migrate(sql, t);
   } catch (error) {
     await sql.end({ timeout: 1 });
     throw error;
   }
-  return new PostgresStore(sql, t);
+  return new PostgresStore(sql, t, max);
 }
 
 interface Row {
@@ -96,10 +99,12 @@ class PostgresStore implements Store {
   #writes = 0;
   #background = new Background();
   #pubsub: PgPubSub;
+  #commits: PgCommits;
 
-  constructor(sql: Sql, t: Tables) {
+  constructor(sql: Sql, t: Tables, max: number) {
     this.#sql = sql;
     this.#t = t;
+    this.#commits = new PgCommits(sql, t, Math.floor(max / 2));
     this.#pubsub = new PgPubSub(sql, t, this.#background);
   }
 
@@ -192,32 +197,21 @@ class PostgresStore implements Store {
       });
     }
     if (checks.length === 0 && writes.size === 0) return [];
-    const checked = checks.map((c) => encodeKey(c.key));
-    // Sorted lock ids make every commit lock in the same order (no deadlocks between them).
-    const locks = [...new Set([...checked, ...writes.keys()].map(hash32))].sort((a, b) => a - b);
-    const sets = [...writes].filter(([, w]) => w.text !== null);
-    const deletes = [...writes].filter(([, w]) => w.text === null).map(([key]) => key);
-    const sql = this.#sql;
-    for (let attempt = 0;; attempt++) {
-      try {
-        // One statement, one round trip: the function takes the locks, checks and writes
-        // (`commitFunction()` in `_postgres_sql.ts`).
-        const rows = await sql<{ out_key: string | null; out_version: string | null }[]>`
-          SELECT out_key, out_version FROM ${sql(this.#t.commit)}(
-            ${this.#t.lockClass}::int4, ${locks}::int4[],
-            ${checked}::text[], ${checks.map((c) => c.version)}::text[],
-            ${sets.map(([k]) => k)}::text[], ${sets.map(([, w]) => w.text)}::text[],
-            ${sets.map(([, w]) => w.expireIn)}::float8[], ${deletes}::text[])`;
-        if (rows.length > 0 && rows[0].out_key === null) return null;
-        const versions = new Map(rows.map((r) => [r.out_key!, r.out_version!]));
-        this.#wrote();
-        return mutations.map((m) =>
-          m.value === undefined ? null : versions.get(encodeKey(m.key)) ?? null
-        );
-      } catch (error) {
-        if (attempt >= 5 || !RETRYABLE.has((error as { code?: string }).code ?? "")) throw error;
-      }
-    }
+    const versions = await this.#commits.commit({
+      checked: checks.map((c) => encodeKey(c.key)),
+      expected: checks.map((c) => c.version),
+      sets: [...writes].filter(([, w]) => w.text !== null).map(([key, w]) => ({
+        key,
+        text: w.text!,
+        expireIn: w.expireIn,
+      })),
+      deletes: [...writes].filter(([, w]) => w.text === null).map(([key]) => key),
+    });
+    if (versions === null) return null;
+    this.#wrote();
+    return mutations.map((m) =>
+      m.value === undefined ? null : versions.get(encodeKey(m.key)) ?? null
+    );
   }
 
   async publish(channel: string, message: unknown): Promise<void> {
