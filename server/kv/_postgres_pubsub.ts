@@ -4,6 +4,9 @@
  * message too large for NOTIFY (8000 bytes) is stored in the side table and
  * the payload is `[channel, null, id]`. Notifications are handled one after
  * another, so a large message does not overtake the small ones after it.
+ * Publishing is ordered too: one statement at a time, in the order asked, the
+ * small messages asked while one runs together in the next (one transaction,
+ * delivered in order), a large one alone.
  *
  * @module
  */
@@ -15,6 +18,17 @@ import type { Background, Sql, Tables } from "./_postgres_sql.ts";
 import type { Listener } from "./store.ts";
 
 const NOTIFY_BYTES = 7900;
+/** Most notifications in one statement. */
+const MOST_NOTIFICATIONS = 100;
+
+interface Outgoing {
+  channel: string;
+  text: string;
+  /** Whether the text fits NOTIFY's payload. */
+  small: boolean;
+  resolve(): void;
+  reject(error: unknown): void;
+}
 
 /** LISTEN/NOTIFY for one store. */
 export class PgPubSub {
@@ -24,6 +38,8 @@ export class PgPubSub {
   #bus = new Bus();
   #listening: Promise<unknown> | undefined;
   #inbox: Promise<void> = Promise.resolve();
+  #outbox: Outgoing[] = [];
+  #sending = false;
   #closed = false;
 
   constructor(sql: Sql, t: Tables, background: Background) {
@@ -32,15 +48,60 @@ export class PgPubSub {
     this.#background = background;
   }
 
-  /** Notifies every process listening on the table's channel. */
-  async publish(channel: string, message: unknown): Promise<void> {
-    assertValue(message);
-    const text = JSON.stringify([channel, message]);
-    const sql = this.#sql;
-    if (text.length * 3 <= NOTIFY_BYTES || new TextEncoder().encode(text).length <= NOTIFY_BYTES) {
-      await sql`SELECT pg_notify(${this.#t.channel}, ${text})`;
-      return;
+  /**
+   * Notifies every process listening on the table's channel. Publishes go out one statement at
+   * a time, in the order asked; the small ones asked while a statement runs go out together in
+   * the next.
+   */
+  publish(channel: string, message: unknown): Promise<void> {
+    return new Promise((resolve, reject) => {
+      assertValue(message); // a throw here rejects
+      const text = JSON.stringify([channel, message]);
+      const small = text.length * 3 <= NOTIFY_BYTES ||
+        new TextEncoder().encode(text).length <= NOTIFY_BYTES;
+      this.#outbox.push({ channel, text, small, resolve, reject });
+      if (!this.#sending) void this.#send();
+    });
+  }
+
+  async #send(): Promise<void> {
+    this.#sending = true;
+    try {
+      while (this.#outbox.length > 0) {
+        const head = this.#outbox[0];
+        let n = 1;
+        if (head.small) {
+          // Postgres delivers identical payloads sent in one transaction once, so a repeat
+          // starts the next statement.
+          const texts = new Set([head.text]);
+          while (
+            n < this.#outbox.length && n < MOST_NOTIFICATIONS && this.#outbox[n].small &&
+            !texts.has(this.#outbox[n].text)
+          ) texts.add(this.#outbox[n++].text);
+        }
+        const group = this.#outbox.splice(0, n);
+        try {
+          await (head.small ? this.#notify(group.map((p) => p.text)) : this.#notifyLarge(head));
+          for (const p of group) p.resolve();
+        } catch (error) {
+          for (const p of group) p.reject(error);
+        }
+      }
+    } finally {
+      this.#sending = false;
     }
+  }
+
+  /** One statement that notifies each text, in order. */
+  async #notify(texts: string[]): Promise<void> {
+    const sql = this.#sql;
+    if (texts.length === 1) await sql`SELECT pg_notify(${this.#t.channel}, ${texts[0]})`;
+    else await sql`SELECT pg_notify(${this.#t.channel}, p) FROM unnest(${texts}::text[]) AS p`;
+  }
+
+  /** A message too large for NOTIFY: stored in the side table, its id notified. */
+  async #notifyLarge({ channel, text }: Outgoing): Promise<void> {
+    const sql = this.#sql;
     await sql`WITH m AS (INSERT INTO ${sql(this.#t.pubsub)} (payload) VALUES (${text}) RETURNING id)
       SELECT pg_notify(${this.#t.channel}, json_build_array(${channel}::text, null, m.id)::text) FROM m`;
     this.#background.run(
