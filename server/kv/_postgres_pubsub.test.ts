@@ -23,7 +23,7 @@ if (url !== undefined) {
     await Promise.all([sql.end(), listener.end()]);
   });
   /** A publishing side whose client counts its notifying statements, and a listening side. */
-  async function pair() {
+  const pair = async () => {
     const counted = new Proxy(sql, {
       apply(target, self, args) {
         if (Array.isArray(args[0]) && args[0].join("").includes("pg_notify")) notifying++;
@@ -39,7 +39,7 @@ if (url !== undefined) {
       await new Promise((r) => setTimeout(r, 50)); // and nothing more arrives
     };
     return { from, got, until, close: async () => (await off(), to.close(), from.close()) };
-  }
+  };
 
   test("publishes asked while one is sent go out together and arrive in the order asked", async () => {
     const { from, got, until, close } = await pair();
