@@ -94,9 +94,7 @@ export class PgPubSub {
 
   /** One statement that notifies each text, in order. */
   async #notify(texts: string[]): Promise<void> {
-    const sql = this.#sql;
-    if (texts.length === 1) await sql`SELECT pg_notify(${this.#t.channel}, ${texts[0]})`;
-    else await sql`SELECT pg_notify(${this.#t.channel}, p) FROM unnest(${texts}::text[]) AS p`;
+    await this.#sql`SELECT pg_notify(${this.#t.channel}, p) FROM unnest(${texts}::text[]) AS p`;
   }
 
   /** A message too large for NOTIFY: stored in the side table, its id notified. */

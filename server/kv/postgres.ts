@@ -26,7 +26,7 @@ import {
   listBounds,
 } from "./_codec.ts";
 import { PgPubSub } from "./_postgres_pubsub.ts";
-import { PgCommits } from "./_postgres_commits.ts";
+import { type PgCommit, PgCommits } from "./_postgres_commits.ts";
 import { Background, migrate, type Sql, type Tables, tables } from "./_postgres_sql.ts";
 import type {
   Check,
@@ -184,10 +184,12 @@ class PostgresStore implements Store {
   ): Promise<(string | null)[] | null> {
     this.#open();
     for (const check of checks) assertKey(check.key, "check key");
+    const ids: string[] = [];
     const writes = new Map<string, { text: string | null; expireIn: number | null }>();
     for (const m of mutations) {
       assertKey(m.key, "mutation key");
       const id = encodeKey(m.key);
+      ids.push(id);
       writes.delete(id); // the last mutation of a key wins
       writes.set(id, {
         text: m.value === undefined ? null : encodeValue(m.value),
@@ -197,21 +199,21 @@ class PostgresStore implements Store {
       });
     }
     if (checks.length === 0 && writes.size === 0) return [];
+    const sets: PgCommit["sets"] = [];
+    const deletes: string[] = [];
+    for (const [key, { text, expireIn }] of writes) {
+      if (text === null) deletes.push(key);
+      else sets.push({ key, text, expireIn });
+    }
     const versions = await this.#commits.commit({
       checked: checks.map((c) => encodeKey(c.key)),
       expected: checks.map((c) => c.version),
-      sets: [...writes].filter(([, w]) => w.text !== null).map(([key, w]) => ({
-        key,
-        text: w.text!,
-        expireIn: w.expireIn,
-      })),
-      deletes: [...writes].filter(([, w]) => w.text === null).map(([key]) => key),
+      sets,
+      deletes,
     });
     if (versions === null) return null;
     this.#wrote();
-    return mutations.map((m) =>
-      m.value === undefined ? null : versions.get(encodeKey(m.key)) ?? null
-    );
+    return mutations.map((m, i) => m.value === undefined ? null : versions.get(ids[i]) ?? null);
   }
 
   async publish(channel: string, message: unknown): Promise<void> {
