@@ -93,7 +93,14 @@ export interface SessionRecord {
   turn_number: number;
   /** Number of stored messages; also the next message's sequence number. */
   message_count: number;
+  /**
+   * The page the session was last shown, without its attachments. A large one is stored
+   * beside the record, at `["session_page", id]`, and put back when the record is read
+   * (session/_page.ts).
+   */
   host_context: HostContext | null;
+  /** The digest of the page stored beside the record; absent when the record holds its page. */
+  page?: string;
   pending_action: StoredPending | null;
   /**
    * Who the session's remote tool calls act for, from the principal and the

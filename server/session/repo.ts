@@ -8,6 +8,7 @@ import type { Entry, Mutation, Store } from "../kv/store.ts";
 import { relist, unlist } from "./listing.ts";
 import type { AssistantMessage, SessionRecord, StoredMessage } from "./records.ts";
 import { SettledMessages } from "./_settled.ts";
+import { pageKey, StoredPages, withPage } from "./_page.ts";
 
 const pad = (n: number) => n.toString().padStart(8, "0");
 
@@ -40,14 +41,24 @@ export class SessionRepo {
   readonly workspace: string;
   /** The settled messages of recent sessions, read from the store once (`_settled.ts`). */
   #settled = new SettledMessages();
+  /** The page each recent record version was stored with (`_page.ts`). */
+  #pages = new StoredPages();
   constructor(store: Store, workspace = "default") {
     this.store = store;
     this.workspace = workspace;
   }
 
-  /** The session record alone. */
-  record(id: string): Promise<Entry<SessionRecord> | null> {
-    return this.store.get<SessionRecord>(sessionKey(id));
+  /** The session record alone, with its page (`host_context`; `_page.ts`). */
+  async record(id: string): Promise<Entry<SessionRecord> | null> {
+    let entry = await this.store.get<SessionRecord>(sessionKey(id));
+    if (entry?.value.page) {
+      // A page kept beside the record: both read again, in one snapshot.
+      const [again, page] = await this.store.getMany([sessionKey(id), pageKey(id)]);
+      entry = again && withPage(again as Entry<SessionRecord>, page);
+    }
+    if (!entry) return null;
+    this.#pages.saw(entry.value, entry.version);
+    return entry;
   }
 
   /**
@@ -85,16 +96,15 @@ export class SessionRepo {
     options: { touch?: boolean } = {},
   ): Promise<string | null> {
     const { listing, mutations: index } = relist(record, this.workspace, options.touch ?? true);
+    // The page goes beside the record, written only when it is not the one stored (`_page.ts`).
+    const { value, writes } = this.#pages.stored({ ...record, listing }, version);
     const versions = await this.store.commit(
       [{ key: sessionKey(record.session_id), version }],
-      [
-        { key: sessionKey(record.session_id), value: { ...record, listing } },
-        ...index,
-        ...mutations,
-      ],
+      [{ key: sessionKey(record.session_id), value }, ...writes, ...index, ...mutations],
     );
     if (!versions) return null;
     record.listing = listing;
+    this.#pages.saw(value, versions[0]!);
     return versions[0];
   }
 
@@ -132,7 +142,8 @@ export class SessionRepo {
       const entry = await this.record(id);
       if (!entry) return;
       const check = [{ key: sessionKey(id), version: entry.version }];
-      if (await this.store.atomic(check, [{ key: sessionKey(id) }, ...unlist(entry.value)])) return;
+      const gone = [{ key: sessionKey(id) }, { key: pageKey(id) }, ...unlist(entry.value)];
+      if (await this.store.atomic(check, gone)) return;
     }
     throw new Error(`Session ${id} kept changing while it was deleted; delete it again.`);
   }
