@@ -24,6 +24,9 @@ const MESSAGE_TOKENS = 8;
 /** Framing of one tool definition. */
 const TOOL_TOKENS = 16;
 
+// deno-lint-ignore no-control-regex -- ASCII is exactly what UTF-8 writes in one byte
+const WIDE = /[^\x00-\x7f]/;
+
 /**
  * The UTF-8 length of a string, without encoding it.
  *
@@ -33,8 +36,11 @@ const TOOL_TOKENS = 16;
  * ```
  */
 export function utf8Length(text: string): number {
+  // ASCII is one byte a character: a native search finds where anything wider starts, if it does.
+  const wide = text.search(WIDE);
+  if (wide === -1) return text.length;
   let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = wide; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x80) continue;
     if (c < 0x800) bytes += 1;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseMessageBody } from "../../protocol/mod.ts";
 import { ISSUE_CONTEXT } from "../testing/harness.ts";
-import { parseBody, rememberedContexts } from "./message_body.ts";
+import { canonicalText, KEPT_CHARS, parseBody, rememberedContexts } from "./message_body.ts";
 
 const body = (context: unknown, extra: Record<string, unknown> = {}) =>
   JSON.parse(JSON.stringify({ session_id: "s1", content: "hi", host_context: context, ...extra }));
@@ -49,6 +49,27 @@ test("the memory holds at most 256 contexts", () => {
     assert.ok(parsed.ok);
   }
   assert.equal(rememberedContexts(), 256);
+});
+
+test("a data-rich page is remembered too, and the memory holds at most KEPT_CHARS characters", () => {
+  const rich = (i: number) => ({
+    ...ISSUE_CONTEXT,
+    view: {
+      ...ISSUE_CONTEXT.view,
+      description: `t${i}`,
+      data: { rows: Array.from({ length: 900 }, (_, r) => ({ n: r, s: `row ${r} of page` })) },
+    },
+  });
+  const size = JSON.stringify(rich(100)).length;
+  assert.ok(size > 20_000, `${size} characters: a data-rich page`);
+  // The same page again: its check is not run again, and its canonical text is known.
+  const first = parseBody(body(rich(100)));
+  const again = parseBody(body(rich(100)));
+  assert.ok(first.ok && again.ok);
+  assert.equal(canonicalText(again.value.host_context!), JSON.stringify(again.value.host_context));
+  for (let i = 0; i < 200; i++) assert.ok(parseBody(body(rich(100 + i))).ok);
+  // Each holds its text as sent and as canonical (the same here): the oldest went first.
+  assert.equal(rememberedContexts(), Math.floor(KEPT_CHARS / (2 * size)));
 });
 
 test("a context with an unbounded action schema is never remembered, so the engine refuses it every time", async () => {

@@ -12,9 +12,14 @@
  * reported in full; nor are contexts whose action schemas are unbounded
  * (`bounded_schemas.ts`). A context that is returned has its actions marked
  * as checked, so the engine does not walk their schemas a second time.
- * Bounded: the 256 most recent contexts of up to 16 KB of JSON each. The
- * cache holds only what a sender sent; another sender gets an entry only by
- * sending the same bytes.
+ * Bounded: the 256 most recent contexts of up to 128 K characters of JSON
+ * each, and at most `KEPT_CHARS` characters of text in all (the oldest go
+ * first). The cache holds only what a sender sent; another sender gets an
+ * entry only by sending the same bytes.
+ *
+ * Each context returned is known with its canonical JSON text
+ * (`canonicalText()`), so code that needs that text (the page kept beside
+ * a session, `server/session/_page.ts`) does not write it again.
  *
  * @module
  */
@@ -23,14 +28,43 @@ import { markBounded, schemaIssues } from "../tools/bounded_schemas.ts";
 import { simpleBody } from "./_simple_body.ts";
 
 const REMEMBERED = 256;
-const LARGEST = 16_384;
+/** The largest context remembered, in characters of JSON as sent (a data-rich page is 20 to 60 K). */
+const LARGEST = 131_072;
+/** Characters of text the remembered contexts hold together, sent and canonical. */
+export const KEPT_CHARS = 8_388_608;
 /** The JSON text of a context as sent, to the JSON text of its canonical form. */
 const contexts = new Map<string, string>();
+let kept = 0;
+/** The canonical JSON text of each context `parseBody()` answered. */
+const texts = new WeakMap<object, string>();
 
 function remember(sent: string, canonical: string): void {
-  contexts.delete(sent);
+  const was = contexts.get(sent);
+  if (was !== undefined) {
+    contexts.delete(sent);
+    kept -= sent.length + was.length;
+  }
   contexts.set(sent, canonical);
-  if (contexts.size > REMEMBERED) contexts.delete(contexts.keys().next().value!);
+  kept += sent.length + canonical.length;
+  while (contexts.size > REMEMBERED || kept > KEPT_CHARS) {
+    const [oldest, text] = contexts.entries().next().value!;
+    contexts.delete(oldest);
+    kept -= oldest.length + text.length;
+  }
+}
+
+/**
+ * The canonical JSON text of a host context `parseBody()` answered (undefined for any other
+ * object).
+ *
+ * @example
+ * ```ts
+ * const parsed = parseBody(raw);
+ * if (parsed.ok && parsed.value.host_context) canonicalText(parsed.value.host_context);
+ * ```
+ */
+export function canonicalText(context: object): string | undefined {
+  return texts.get(context);
 }
 
 /**
@@ -62,7 +96,9 @@ export function parseBody(raw: unknown): Result<MessageBody> {
     const parsed = parseMessageBody(raw);
     const checked = parsed.ok ? parsed.value.host_context : undefined;
     if (checked && !schemaIssues(checked.actions, "host_context.actions").length) {
-      remember(sent, JSON.stringify(checked));
+      const canonical = JSON.stringify(checked);
+      texts.set(checked, canonical);
+      remember(sent, canonical);
       markBounded(checked.actions);
     }
     return parsed;
@@ -75,6 +111,7 @@ export function parseBody(raw: unknown): Result<MessageBody> {
   const hostContext = (known === sent ? context : JSON.parse(known)) as NonNullable<
     MessageBody["host_context"]
   >;
+  texts.set(hostContext, known);
   markBounded(hostContext.actions);
   return { ok: true, value: { ...parsed.value, host_context: hostContext } };
 }

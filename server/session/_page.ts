@@ -25,6 +25,7 @@
 import type { HostContext } from "../../protocol/mod.ts";
 import type { Entry, Mutation } from "../kv/store.ts";
 import { BoundedMap } from "../bounded_map.ts";
+import { canonicalText } from "../http/message_body.ts";
 import { generationOf } from "../events/stamp.ts";
 import { createHash } from "node:crypto";
 import type { SessionRecord } from "./records.ts";
@@ -57,11 +58,12 @@ function kept(context: HostContext): Kept {
   let known = keptPages.get(context);
   if (known) return known;
   let page: HostContext = context;
+  let text: string | undefined;
   if (context.attachments) {
     const { attachments: _, ...rest } = context;
     page = rest;
-  }
-  const text = JSON.stringify(page);
+  } else text = canonicalText(context); // a context from a request: its text was made then
+  text ??= JSON.stringify(page);
   const digest = text.length > INLINE_PAGE_CHARS
     ? createHash("sha256").update(text).digest("base64url")
     : "";
@@ -109,10 +111,13 @@ export class StoredPages {
       ? kept(record.host_context)
       : { context: null, page: "" };
     const beside = page !== "";
-    const { page: _, ...rest } = record;
-    const value: SessionRecord = beside
-      ? { ...rest, host_context: null, page }
-      : { ...rest, host_context: context };
+    let value: SessionRecord;
+    if (beside) value = { ...record, host_context: null, page };
+    else if (record.page === undefined) value = { ...record, host_context: context };
+    else {
+      const { page: _, ...rest } = record;
+      value = { ...rest, host_context: context };
+    }
     // No record yet: nothing beside it either (a deletion takes both).
     const before = version === null ? "" : this.#known.get(versionId(record, version));
     if (page === before) return { value, writes: [] };
