@@ -102,13 +102,14 @@ function closingQuote(text: string, open: number): number {
   return text.length;
 }
 
-/** The key whose quote opens at `at`, decoded (as quoted in the text when it is not valid JSON). */
+/** The key whose quote opens at `at`, decoded (its raw text when it is not a valid string). */
 function keyAt(text: string, at: number): string {
   const quoted = text.slice(at, closingQuote(text, at) + 1);
   try {
     return JSON.parse(quoted) as string;
   } catch {
-    return quoted;
+    // The parser reports invalid strings; the raw text names the key well enough here.
+    return quoted.slice(1, -1);
   }
 }
 

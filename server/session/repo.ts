@@ -97,7 +97,8 @@ export class SessionRepo {
   ): Promise<string | null> {
     const { listing, mutations: index } = relist(record, this.workspace, options.touch ?? true);
     // The page goes beside the record, written only when it is not the one stored (`_page.ts`).
-    const { value, writes } = this.#pages.stored({ ...record, listing }, version);
+    const { value, writes } = this.#pages.stored(record, version);
+    value.listing = listing; // `value` is a copy of its own
     const versions = await this.store.commit(
       [{ key: sessionKey(record.session_id), version }],
       [{ key: sessionKey(record.session_id), value }, ...writes, ...index, ...mutations],
