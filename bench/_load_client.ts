@@ -1,8 +1,8 @@
 /**
  * The load process of `npm run bench -- load`: a process of its own, so the
  * server's CPU time holds only the server's work. Each stdin line
- * `{"url", "turns", "sessions", "tag"}` runs one round: `sessions` concurrent
- * workers send first messages on fresh sessions until `turns` are answered;
+ * `{"url", "turns", "sessions"}` runs one round: `sessions` concurrent
+ * workers send first messages on fresh sessions (ids as the browser SDK makes them) until `turns` are answered;
  * it prints `{"wall_ms", "latencies", "error_count", "errors"}` as one line.
  *
  * @module
@@ -11,13 +11,13 @@ import { Agent, request } from "node:http";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { ISSUE_CONTEXT } from "../server/testing/harness.ts";
+import { newId } from "../client/_id.ts";
 
 /** One round's order. */
 interface Round {
   url: string;
   turns: number;
   sessions: number;
-  tag: string;
 }
 
 // Plain node:http with kept-alive sockets: the cheapest client, so the load process steals little CPU.
@@ -45,7 +45,7 @@ function post(url: URL, body: string): Promise<{ status: number; text: string }>
   });
 }
 
-async function round({ url, turns, sessions, tag }: Round) {
+async function round({ url, turns, sessions }: Round) {
   const target = new URL("/api/chat", url);
   const latencies: number[] = [];
   const errors: string[] = [];
@@ -53,9 +53,11 @@ async function round({ url, turns, sessions, tag }: Round) {
   const started = performance.now();
   await Promise.all(Array.from({ length: sessions }, async () => {
     while (next < turns) {
-      const i = next++;
+      next++;
       const body = JSON.stringify({
-        session_id: `load-${tag}-${i}`,
+        // An id as the browser SDK makes one (`client/_id.ts`), not a counter's: where a
+        // session's rows land in a store's tree follows from its id.
+        session_id: newId("s-"),
         content: "select issue 42",
         host_context: ISSUE_CONTEXT,
       });

@@ -3,7 +3,8 @@
  * outside. Each server (the floor of `_load_floor.ts`, then the runtime over
  * memory, Deno KV, Redis and Postgres) runs as a process of its own; a
  * separate load process sends first messages that pend a host call on fresh
- * sessions, `LOAD_SESSIONS` (200) at a time, in rounds of `LOAD_TURNS` (400).
+ * sessions (their ids made as the browser SDK makes them, `client/_id.ts`),
+ * `LOAD_SESSIONS` (200) at a time, in rounds of `LOAD_TURNS` (400).
  * The first round meets a fresh process (its penalty is a column of its
  * own); then `LOAD_WARMUP` (15) rounds let the JIT settle, and `LOAD_ROUNDS`
  * (5) rounds are measured. Fifteen, because V8 keeps optimizing for that long:
@@ -150,7 +151,7 @@ interface RoundResult {
 async function runRound(server: Peer, client: Peer, url: string, tag: string) {
   server.send("cpu");
   const before = await server.next() as { cpu: number; threads: Record<string, number> };
-  client.send(JSON.stringify({ url, turns: TURNS, sessions: SESSIONS, tag }));
+  client.send(JSON.stringify({ url, turns: TURNS, sessions: SESSIONS }));
   const out = await client.next();
   server.send("cpu");
   const after = await server.next() as typeof before;
