@@ -2,8 +2,9 @@
  * The load process of `npm run bench -- load`: a process of its own, so the
  * server's CPU time holds only the server's work. Each stdin line
  * `{"url", "turns", "sessions"}` runs one round: `sessions` concurrent
- * workers send first messages on fresh sessions (ids as the browser SDK makes them) until `turns` are answered;
- * it prints `{"wall_ms", "latencies", "error_count", "errors"}` as one line.
+ * workers send first messages on fresh sessions (with the ids the browser SDK
+ * makes) until `turns` are answered; it prints
+ * `{"wall_ms", "latencies", "error_count", "errors"}` as one line.
  *
  * @module
  */
@@ -54,9 +55,11 @@ async function round({ url, turns, sessions }: Round) {
   await Promise.all(Array.from({ length: sessions }, async () => {
     while (next < turns) {
       next++;
+      // The body the browser SDK sends (`client/host.ts`), its ids made as it makes them
+      // (`client/_id.ts`), not a counter's: where a session's rows land in a store's tree
+      // follows from its id, and a message id is one more row (kept against a retried send).
       const body = JSON.stringify({
-        // An id as the browser SDK makes one (`client/_id.ts`), not a counter's: where a
-        // session's rows land in a store's tree follows from its id.
+        id: newId("m-"),
         session_id: newId("s-"),
         content: "select issue 42",
         host_context: ISSUE_CONTEXT,

@@ -3,8 +3,8 @@
  * outside. Each server (the floor of `_load_floor.ts`, then the runtime over
  * memory, Deno KV, Redis and Postgres) runs as a process of its own; a
  * separate load process sends first messages that pend a host call on fresh
- * sessions (their ids made as the browser SDK makes them, `client/_id.ts`),
- * `LOAD_SESSIONS` (200) at a time, in rounds of `LOAD_TURNS` (400).
+ * sessions, with the ids the browser SDK gives a message and a session
+ * (`client/_id.ts`), `LOAD_SESSIONS` (200) at a time, in rounds of `LOAD_TURNS` (400).
  * The first round meets a fresh process (its penalty is a column of its
  * own); then `LOAD_WARMUP` (15) rounds let the JIT settle, and `LOAD_ROUNDS`
  * (5) rounds are measured. Fifteen, because V8 keeps optimizing for that long:

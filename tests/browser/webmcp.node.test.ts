@@ -23,7 +23,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { buildDemo } from "../../scripts/build-demo.ts";
 import { type Started, startNode } from "../../server/runtime/node.ts";
 import { SDK_ACTIONS } from "../../demo/actions.ts";
@@ -31,6 +31,25 @@ import { CHROMIUM_ARGS, findChromium } from "./chromium.mjs";
 import { launchChromium, startLab } from "./_lab.ts";
 
 const DRAFT = readFileSync(new URL("fixtures/webmcp_draft.js", import.meta.url), "utf8");
+
+/**
+ * Waits until `document.modelContext.getTools()` lists every one of `names`. Not
+ * `page.waitForFunction()`: it takes a predicate's answer as it comes, and a promise is truthy,
+ * so an async predicate ends the wait at once.
+ */
+async function toolsOffered(page: Page, names: string[]): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const listed: string[] = await page.evaluate(async () =>
+      (await (document as any).modelContext.getTools()).map((t: any) => t.name)
+    );
+    if (names.every((name) => listed.includes(name))) return;
+    if (Date.now() > deadline) {
+      throw new Error(`WebMCP lists ${listed.join(", ")}; still missing from ${names.join(", ")}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 describe("the page's actions over WebMCP", () => {
   let runtime: Started;
@@ -120,10 +139,11 @@ describe("the page's actions over WebMCP", () => {
     // Both shapes present: the bridge registers on the current one only.
     const page = await openDemo(withFlag, true);
     try {
+      await toolsOffered(page, [...Object.keys(SDK_ACTIONS), "select_issue"]);
       assert.deepEqual(
         await page.evaluate(() => (navigator as any).modelContextTesting.listTools()),
         [],
-        "nothing registered twice on the older shape",
+        "nothing registered twice on the older shape, once every action is offered",
       );
       const listed = await page.evaluate(async () => {
         const tools = await (document as any).modelContext.getTools();
@@ -165,12 +185,7 @@ describe("the page's actions over WebMCP", () => {
       await page.goto(lab.url);
       await page.waitForFunction(() => (globalThis as any).ready === true);
       // The bridge loads on first use (client/webmcp.ts): wait until it has offered every action.
-      await page.waitForFunction(async () => {
-        const tools = await (document as any).modelContext.getTools();
-        return ["count_items", "peek_items", "add_item", "clear_items"].every((name) =>
-          tools.some((t: any) => t.name === name)
-        );
-      });
+      await toolsOffered(page, ["count_items", "peek_items", "add_item", "clear_items"]);
       const hints = await page.evaluate(async () => {
         const tools = await (document as any).modelContext.getTools();
         return Object.fromEntries(tools.map((t: any) => [t.name, t.annotations]));
