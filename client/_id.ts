@@ -12,7 +12,11 @@
  * ```
  */
 export function newId(prefix = ""): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const bytes = new Uint8Array(16);
+  // Where there is no Web Crypto (an embedded runtime without it), Math.random stands in.
+  const webCrypto: Crypto | undefined = globalThis.crypto;
+  if (webCrypto) webCrypto.getRandomValues(bytes);
+  else bytes.forEach((_, i) => bytes[i] = Math.random() * 256);
   const ms = Date.now();
   // 48 bits of milliseconds, big-endian (a division per byte: bitwise operators stop at 32 bits).
   for (let i = 0; i < 6; i++) bytes[i] = Math.floor(ms / 2 ** (40 - 8 * i)) & 0xff;

@@ -41,3 +41,12 @@ test("the time is encoded past 32 bits of milliseconds", (t) => {
   const uuid = newId();
   assert.equal(uuid.slice(0, 8) + uuid.slice(9, 13), at.toString(16).padStart(12, "0"));
 });
+
+test("without Web Crypto, an id is still a UUID of version 7 and ids still differ", (t) => {
+  const crypto = Object.getOwnPropertyDescriptor(globalThis, "crypto")!;
+  Object.defineProperty(globalThis, "crypto", { value: undefined, configurable: true });
+  t.after(() => Object.defineProperty(globalThis, "crypto", crypto));
+  const ids = Array.from({ length: 1_000 }, () => newId("s-"));
+  for (const id of ids) assert.match(id.slice(2), V7);
+  assert.equal(new Set(ids).size, ids.length);
+});
