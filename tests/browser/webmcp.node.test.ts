@@ -28,7 +28,7 @@ import { buildDemo } from "../../scripts/build-demo.ts";
 import { type Started, startNode } from "../../server/runtime/node.ts";
 import { SDK_ACTIONS } from "../../demo/actions.ts";
 import { CHROMIUM_ARGS, findChromium } from "./chromium.mjs";
-import { launchChromium, startLab } from "./_lab.ts";
+import { launchChromium, startLab, until } from "./_lab.ts";
 
 const DRAFT = readFileSync(new URL("fixtures/webmcp_draft.js", import.meta.url), "utf8");
 
@@ -38,17 +38,12 @@ const DRAFT = readFileSync(new URL("fixtures/webmcp_draft.js", import.meta.url),
  * so an async predicate ends the wait at once.
  */
 async function toolsOffered(page: Page, names: string[]): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
+  await until(async () => {
     const listed: string[] = await page.evaluate(async () =>
       (await (document as any).modelContext.getTools()).map((t: any) => t.name)
     );
-    if (names.every((name) => listed.includes(name))) return;
-    if (Date.now() > deadline) {
-      throw new Error(`WebMCP lists ${listed.join(", ")}; still missing from ${names.join(", ")}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return names.every((name) => listed.includes(name));
+  }, `WebMCP to list ${names.join(", ")}`);
 }
 
 describe("the page's actions over WebMCP", () => {
