@@ -1,7 +1,16 @@
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { denoKvStore } from "./kv/denokv.ts";
+import type { Mutation } from "./kv/store.ts";
 import { harness, ISSUE_CONTEXT } from "./testing/harness.ts";
 import { scriptedModel } from "./testing/scripted_model.ts";
+import { wrapStore } from "./testing/wrap_store.ts";
+
+const dir = await mkdtemp(join(tmpdir(), "tether-continuation-"));
+after(() => rm(dir, { recursive: true, force: true }));
 
 const pendOnce = () =>
   scriptedModel((_o, i) =>
@@ -104,6 +113,48 @@ test("a result for the wrong call names the pending one; without a pending call 
   });
   assert.equal(none.status, 409);
   assert.match(none.body.error.message, /no pending call/);
+  await h.close();
+});
+
+test("a client message id is marked once, as a fresh key, and a repeat is still refused on a Deno KV file", async () => {
+  const inner = await denoKvStore(join(dir, "marks.db"));
+  const marks: Mutation[] = [];
+  const record = (mutations: readonly Mutation[]) => {
+    marks.push(...mutations.filter((m) => m.key[0] === "message_id"));
+  };
+  const store = wrapStore(inner, {
+    name: inner.name,
+    capabilities: inner.capabilities,
+    atomic: (checks, mutations) => (record(mutations), inner.atomic(checks, mutations)),
+    commit: (checks, mutations) => (record(mutations), inner.commit(checks, mutations)),
+  });
+  const h = harness({ store, model: pendOnce() });
+  const first = await h.chat({
+    session_id: "k",
+    id: "m1",
+    content: "select issue 42",
+    host_context: ISSUE_CONTEXT,
+  });
+  assert.equal(first.status, 200);
+  const resumed = await h.chat({
+    session_id: "k",
+    id: "m2",
+    content: "",
+    tool_call_id: first.body.pending_tool_call.call_id,
+    tool_result: { ok: true },
+  });
+  assert.equal(resumed.status, 200);
+  // Both kinds of turn mark their id in the commit that stores the message, claiming the key
+  // was never written, so Deno KV writes it without reading it first.
+  assert.deepEqual(marks.map((m) => [m.key, m.value, m.fresh]), [
+    [["message_id", "k", "m1"], true, true],
+    [["message_id", "k", "m2"], true, true],
+  ]);
+  const before = (await h.call("GET", "/api/sessions/k")).body;
+  const again = await h.chat({ session_id: "k", id: "m1", content: "hello again" });
+  assert.equal(again.status, 409);
+  assert.equal(marks.length, 2, "a refused repeat writes no mark");
+  assert.deepEqual((await h.call("GET", "/api/sessions/k")).body, before);
   await h.close();
 });
 

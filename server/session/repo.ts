@@ -19,6 +19,16 @@ export const messageKey = (id: string, seq: number) => ["message", id, pad(seq)]
 /** The key that marks a client message id as used. */
 export const messageIdKey = (id: string, clientId: string) => ["message_id", id, clientId] as const;
 
+/**
+ * The writes that mark client message id `clientId` as used, for the commit that stores its
+ * message (none without an id). The mark is written once: the commit that would write it again
+ * finds the id used first (`usedMessageId`), or loses its check on the session record to the
+ * commit that wrote it. So it is `fresh`, and a Deno KV store does not read the key before
+ * writing it (one key read less per message); a wrong claim could only replace `true` with `true`.
+ */
+export const messageIdMarks = (id: string, clientId: string | null | undefined): Mutation[] =>
+  clientId ? [{ key: messageIdKey(id, clientId), value: true, fresh: true }] : [];
+
 /** A loaded session: its record, the record's version and its messages with their sequence numbers. */
 export interface LoadedSession {
   record: SessionRecord;

@@ -16,7 +16,7 @@ import { chargeAttachments, mergeAttachments } from "../session/attachments.ts";
 import { handOut, rewait, stateOf } from "../session/pending.ts";
 import type { AssistantMessage, SessionRecord, StoredPending } from "../session/records.ts";
 import { refusal } from "../session/refusal.ts";
-import { type LoadedSession, messageIdKey } from "../session/repo.ts";
+import { type LoadedSession, messageIdMarks } from "../session/repo.ts";
 import type { ScreenshotCache } from "../tools/screenshots.ts";
 import { stampOf } from "../events/stamp.ts";
 import { announceAnswer, type SessionEmit, sessionEmitter, statusEvent } from "./events.ts";
@@ -113,7 +113,7 @@ export async function continueTurn(
     pending_action: nextPending,
     attachment_chars: attachmentChars,
   };
-  const marks = body.id ? [{ key: messageIdKey(sid, body.id), value: true }] : [];
+  const marks = messageIdMarks(sid, body.id);
   // The session's next block of event numbers, when one is due, is reserved in this commit.
   const reservation = await hub.reservation(sid);
   const written = await repo.commit(nextRecord, loaded.version, [

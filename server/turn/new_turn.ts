@@ -13,7 +13,7 @@ import { newAssistantMessage, newId, newSessionRecord, now } from "../session/cr
 import type { UserMessage } from "../session/records.ts";
 import { supersedePending } from "../session/repair.ts";
 import { titled } from "../session/title.ts";
-import { type LoadedSession, messageIdKey } from "../session/repo.ts";
+import { type LoadedSession, messageIdMarks } from "../session/repo.ts";
 import { effectiveLimits } from "./outcome.ts";
 import type { ChatResult } from "./outcome.ts";
 import { userMessage } from "./prompt.ts";
@@ -125,7 +125,7 @@ export async function startTurn(
     // A conversation is titled by its first message: the person's words, never the context.
     listing: titled(previous, body.content, body.output_mode),
   };
-  const marks = body.id ? [{ key: messageIdKey(sid, body.id), value: true }] : [];
+  const marks = messageIdMarks(sid, body.id);
   // The session's next block of event numbers, when one is due, is reserved in this commit.
   const reservation = await deps.hub.reservation(sid);
   const written = await repo.commit(record, loaded?.version ?? null, [
