@@ -277,29 +277,38 @@ async function measureAll(client: Peer, floor: Target, targets: Target[]): Promi
  * ```
  */
 export async function benchLoad(): Promise<void> {
+  for (const { major, version } of nodeLines()) {
+    if (useLine(major)) await benchLoadOn(version);
+  }
+}
+
+/** The Node lines `LOAD_NODES` names (`this,24` unless set), with the version each runs. */
+function nodeLines(): { major: number; version: string }[] {
   const running = Number(process.versions.node.split(".")[0]);
   const asked = (process.env.LOAD_NODES ?? `this,24`).split(",").map((l) => l.trim());
   const majors = [...new Set(asked.map((l) => l === "this" ? running : Number(l)))];
-  for (const major of majors) {
-    if (major === running) {
-      node = process.execPath;
-    } else {
-      const line = NODE_LINES.find((l) => l.major === major);
-      try {
-        if (!line) throw new Error(`no Node ${major} in scripts/node_lines.ts`);
-        node = nodeBinary(line);
-      } catch (error) {
-        console.log(
-          `\nNOTE: the load bench did not run on Node ${major}: ${(error as Error).message}`,
-        );
-        continue;
-      }
-    }
-    await benchLoadOn(
-      major === running
-        ? process.version
-        : `v${NODE_LINES.find((l) => l.major === major)!.version}`,
-    );
+  return majors.map((major) => ({
+    major,
+    version: major === running
+      ? process.version
+      : `v${NODE_LINES.find((l) => l.major === major)?.version ?? `${major}`}`,
+  }));
+}
+
+/** Points `node` at a line's binary; false (with a NOTE) when it cannot be had. */
+function useLine(major: number): boolean {
+  if (major === Number(process.versions.node.split(".")[0])) {
+    node = process.execPath;
+    return true;
+  }
+  const line = NODE_LINES.find((l) => l.major === major);
+  try {
+    if (!line) throw new Error(`no Node ${major} in scripts/node_lines.ts`);
+    node = nodeBinary(line);
+    return true;
+  } catch (error) {
+    console.log(`\nNOTE: the bench did not run on Node ${major}: ${(error as Error).message}`);
+    return false;
   }
 }
 
@@ -418,6 +427,85 @@ async function benchLoadOn(version: string): Promise<void> {
     "first round of a fresh process",
   ], rows);
   for (const note of notes) console.log(`\nNOTE: ${note}`);
+}
+
+/**
+ * How long the idle servers wait after their round of turns before they are measured: past the
+ * Deno KV store's quiet time (5 s), and past the collections V8 runs for a while after a busy
+ * spell (Node 20's floor took 7 ms of CPU a second 7 s after starting, 0.2 ms after 20 s).
+ */
+const IDLE_SETTLE_MS = Number(process.env.IDLE_SETTLE_MS ?? 20_000);
+/** How long they are measured. */
+const IDLE_MS = Number(process.env.IDLE_MS ?? 10_000);
+
+/**
+ * `npm run bench -- idle`: the CPU a server takes while nobody asks it anything (a laptop's
+ * `npm start`, a deployment between requests), per second, by thread: the floor, the runtime
+ * on memory and on its default Deno KV file, started together on each Node line of
+ * `LOAD_NODES`, each served one round of the load bench's turns, then measured over `IDLE_MS`
+ * (10 s) after `IDLE_SETTLE_MS` (20 s) of quiet.
+ *
+ * @example
+ * ```ts
+ * await benchIdle();
+ * ```
+ */
+export async function benchIdle(): Promise<void> {
+  for (const { major, version } of nodeLines()) {
+    if (!useLine(major)) continue;
+    const dir = await mkdtemp(join(tmpdir(), "tether-bench-idle-"));
+    const servers: Target[] = [
+      { label: "floor: Hono + one streamText", target: "floor", env: {}, warm: [], beside: [] },
+      { label: "Tether, memory", target: "memory", env: {}, warm: [], beside: [] },
+      {
+        label: "Tether, Deno KV file",
+        target: "denokv",
+        env: { LOAD_STORE_URL: join(dir, "store.db") },
+        warm: [],
+        beside: [],
+      },
+    ];
+    const rows: string[][] = [];
+    const client = await peer("./_load_client.ts", {});
+    try {
+      for (const t of servers) {
+        await start(t);
+        await runRound(t.server!, client, t.url!, `idle-${t.target}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
+      const cpu = async (t: Target) => {
+        t.server!.send("cpu");
+        return await t.server!.next() as { cpu: number; threads: Record<string, number> };
+      };
+      const before = await Promise.all(servers.map(cpu));
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+      const after = await Promise.all(servers.map(cpu));
+      servers.forEach((t, i) => {
+        const perSecond = (us: number) => (us / 1000 / (IDLE_MS / 1000)).toFixed(2);
+        const threads = Object.entries(after[i].threads)
+          .map(([group, us]) => [group, us - (before[i].threads[group] ?? 0)] as const)
+          .filter(([, us]) => us > 0)
+          .map(([group, us]) => `${group} ${perSecond(us)}`);
+        rows.push([
+          t.label,
+          `${perSecond(after[i].cpu - before[i].cpu)} ms`,
+          threads.join(", ") || "none",
+        ]);
+      });
+    } finally {
+      await client.stop();
+      for (const t of servers) await t.server?.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+    console.log(
+      `\n## Idle on Node ${version}: server CPU per second with no request, over ${
+        IDLE_MS / 1000
+      } s, ${IDLE_SETTLE_MS / 1000} s after a round of ${TURNS} turns (Node flags: ${
+        NODE_FLAGS.join(" ") || "none"
+      })\n`,
+    );
+    table(["server", "CPU per second", "by thread (ms per second)"], rows);
+  }
 }
 
 if (import.meta.main ?? process.argv[1]?.endsWith("load.ts")) await benchLoad();

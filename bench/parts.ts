@@ -33,4 +33,5 @@ export const BENCH_PARTS: Record<string, () => Promise<unknown>> = {
   compare: async () => (await import("./compare.ts")).benchCompare(),
   context: async () => (await import("./context.ts")).benchContext(),
   long: async () => (await import("./long.ts")).benchLong(),
+  idle: async () => (await import("./load.ts")).benchIdle(),
 };

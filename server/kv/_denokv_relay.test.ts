@@ -6,6 +6,7 @@ import { after, test } from "node:test";
 import { type Kv, openKv } from "./_denokv.ts";
 import { KvRelay } from "./_denokv_relay.ts";
 import { KvWriter } from "./_denokv_writer.ts";
+import { listingKv, withList } from "../testing/listing_kv.ts";
 
 const dir = await mkdtemp(join(tmpdir(), "tether-kvrelay-"));
 after(() => rm(dir, { recursive: true, force: true }));
@@ -16,18 +17,12 @@ function counting(kv: Kv): { kv: Kv; messagesRead: () => number } {
   const isMessage = (key: readonly unknown[]) =>
     key[0] === false && key[1] !== "h" && key[1] !== "head";
   return {
-    kv: {
-      get: (key) => kv.get(key),
-      getMany: (keys) => kv.getMany(keys),
-      atomic: () => kv.atomic(),
-      close: () => kv.close(),
-      list: async function* (selector, options) {
-        for await (const entry of kv.list(selector, options)) {
-          if (isMessage(entry.key)) read++;
-          yield entry;
-        }
-      },
-    },
+    kv: withList(kv, async function* (selector, options) {
+      for await (const entry of kv.list(selector, options)) {
+        if (isMessage(entry.key)) read++;
+        yield entry;
+      }
+    }),
     messagesRead: () => read,
   };
 }
@@ -113,5 +108,49 @@ test("a relay delivers what was committed after it started, large messages too",
     await relayB?.close();
     kvA.close();
     kvB.close();
+  }
+});
+
+test("while its store holds the file alone, a relay reads once, then nothing until the hold ends", async () => {
+  const path = join(dir, "held.db");
+  const { kv: kvA, limits } = await openKv(path);
+  const opened = await openKv(path);
+  const heads = listingKv(opened.kv, [false, "h"]);
+  const kvB = heads.kv;
+  const gotB: string[] = [];
+  const relayA = new KvRelay(kvA, new KvWriter(kvA, limits), limits, () => {});
+  const relayB = new KvRelay(kvB, new KvWriter(kvB, limits), limits, (_c, text) => gotB.push(text));
+  // The number of B's hold on the file, or null while B does not hold it.
+  let hold: number | null = null;
+  relayB.alone(kvB, () => hold);
+  try {
+    await until("B to read the heads", () => heads.listings() >= 2);
+    hold = 1;
+    // B's one read in the hold, for what others committed before it.
+    const before = heads.listings();
+    await until("B's read in the hold", () => heads.listings() > before);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const atHold = heads.listings();
+    // Not what happens while a file is held (A's commits would wait); it shows B does not look.
+    await relayA.publish("c", "during the hold");
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.equal(heads.listings(), atHold, "no read of the heads past the first in the hold");
+    assert.deepEqual(gotB, [], "nothing read while held");
+    // Another hold (the file was let go and taken again): B reads once more, and delivers.
+    hold = 2;
+    await until("B to deliver after the hold changed", () => gotB.length === 1);
+    assert.deepEqual(gotB, ["during the hold"]);
+    const atSecond = heads.listings();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.ok(heads.listings() <= atSecond + 1, "again nothing past one read in the new hold");
+    // Not held: B reads at its usual pace.
+    hold = null;
+    const atLetGo = heads.listings();
+    await until("B to read again", () => heads.listings() >= atLetGo + 2);
+  } finally {
+    await relayA.close();
+    await relayB.close();
+    kvA.close();
+    opened.kv.close();
   }
 });

@@ -20,7 +20,9 @@
  * nothing moved for a while) a relay lists the heads, one small entry per
  * process, and for each other origin whose head moved it lists that origin's
  * entries after the last one it delivered: it reads each entry once, and
- * never its own. A process alone on its database reads one entry a poll.
+ * never its own. While its store holds the file alone (`_denokv_sole.ts`),
+ * no other process commits, so after one read within the hold (for what
+ * others committed before it) a relay reads nothing until the hold ends.
  * Messages one process publishes keep their order; those queued while a
  * commit runs go out together in the next.
  *
@@ -106,7 +108,7 @@ interface Queued {
  * ```
  */
 export class KvRelay {
-  #handles: { kv: Kv; writer: KvWriter; alone?: () => boolean }[] = [];
+  #handles: { kv: Kv; writer: KvWriter; alone?: () => number | null }[] = [];
   #limits: KvLimits;
   #deliver: (channel: string, text: string) => void;
   #origin = crypto.randomUUID();
@@ -118,6 +120,8 @@ export class KvRelay {
   #since = Date.now();
   #origins = new Map<string, Known>();
   #lastActivity = 0;
+  /** The holds (`#heldAs()`) during which the heads were last read, or null. */
+  #readDuring: string | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #polling: Promise<void> | null = null;
   #closed = false;
@@ -145,10 +149,11 @@ export class KvRelay {
 
   /**
    * Tells the relay how to know that `kv`'s store holds the database alone now
-   * (`_denokv_sole.ts`): while every handle's store does, nobody else is there to read a
-   * message, so none is written.
+   * (`_denokv_sole.ts`): `alone` answers the number of the hold, or null when it is not held.
+   * While every handle's store holds it, nobody else is there to read a message, so none is
+   * written, and nobody else commits one, so none is read past the first read in the hold.
    */
-  alone(kv: Kv, alone: () => boolean): void {
+  alone(kv: Kv, alone: () => number | null): void {
     const handle = this.#handles.find((h) => h.kv === kv);
     if (handle) handle.alone = alone;
   }
@@ -162,7 +167,7 @@ export class KvRelay {
   /** Commits a message for the other processes; resolves once it is in the database. */
   publish(channel: string, text: string): Promise<void> {
     this.#lastActivity = Date.now();
-    if (this.#handles.length && this.#handles.every((h) => h.alone?.() === true)) {
+    if (this.#heldAs() !== null) {
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {
@@ -180,6 +185,13 @@ export class KvRelay {
 
   get #kv(): Kv {
     return this.#handles[0]?.kv;
+  }
+
+  /** The holds of every handle's store, while each holds the database alone; else null. */
+  #heldAs(): string | null {
+    if (!this.#handles.length) return null;
+    const holds = this.#handles.map((h) => h.alone?.() ?? null);
+    return holds.every((n) => n !== null) ? holds.join(",") : null;
   }
 
   async #write(): Promise<void> {
@@ -266,6 +278,10 @@ export class KvRelay {
   async #poll(): Promise<void> {
     const kv = this.#kv;
     if (this.#closed || kv === undefined) return;
+    // Held alone since the last read began: what others committed came before that read.
+    const held = this.#heldAs();
+    if (held !== null && held === this.#readDuring) return;
+    this.#readDuring = null;
     const now = Date.now();
     const moved: [string, Known][] = [];
     const heads = new Map<string, number>();
@@ -296,6 +312,7 @@ export class KvRelay {
     for (const [origin, known] of this.#origins) {
       if (now - known.listedAt > FORGET_MS) this.#origins.delete(origin);
     }
+    this.#readDuring = held;
   }
 
   /** Delivers an origin's messages after the last one delivered, in order. */

@@ -12,10 +12,16 @@ import {
   HELD_MOST,
   holderGone,
   packed,
+  QUIET_MS,
+  Sole,
   SOLE_KEY,
   STALE_MS,
   unpacked,
+  WATCH_IDLE_MS,
 } from "./_denokv_sole.ts";
+import { KvWriter } from "./_denokv_writer.ts";
+import { KnownVersions } from "./_denokv_known.ts";
+import { listingKv } from "../testing/listing_kv.ts";
 import { denoKvStore } from "./denokv.ts";
 import { acquireLease, releaseLease, renewLease } from "./lease.ts";
 import type { Store } from "./store.ts";
@@ -275,3 +281,37 @@ test("a store that takes the file again decides nothing on what it knew before: 
     );
     assert.equal((await a.get(["k"]))?.value, 2);
   }));
+
+test("a quiet holder watches at the idle pace: its own renewals of the holder record are not activity", async () => {
+  const opened = await openKv(join(dir, "quiet.db"));
+  const presences = listingKv(opened.kv, [false, "p"]);
+  const kv = presences.kv;
+  // Wired as `denoKvStore()` wires them: the sole runs the write queue for its renewals.
+  const queue: { writer?: KvWriter } = {};
+  const sole = new Sole(kv, () => queue.writer?.kick());
+  const writer = queue.writer = new KvWriter(kv, opened.limits, new KnownVersions(), sole);
+  sole.start();
+  try {
+    await sole.writable();
+    await until(() => Promise.resolve(sole.alone), 2_000, "the hold");
+    assert.ok(await writer.commit([], [{ key: ["k"], value: 1 }]), "one commit of its own");
+    const record = async () => (await opened.kv.get(SOLE_KEY)).versionstamp;
+    const before = await record();
+    await sleep(QUIET_MS + 2 * WATCH_IDLE_MS);
+    const from = presences.listings();
+    await sleep(1_000);
+    const perSecond = presences.listings() - from;
+    // Renewed meanwhile (a record runs out SOLE_TTL_MS after its last renewal): still held.
+    assert.notEqual(await record(), before, "renewed while quiet");
+    assert.ok(sole.alone, "still held");
+    assert.ok(
+      perSecond <= Math.ceil(1_000 / WATCH_IDLE_MS) + 1,
+      `${perSecond} watches in a quiet second (every ${WATCH_IDLE_MS} ms would be ${
+        1_000 / WATCH_IDLE_MS
+      })`,
+    );
+  } finally {
+    await sole.close();
+    opened.kv.close();
+  }
+});

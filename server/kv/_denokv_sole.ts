@@ -77,8 +77,9 @@ export const HEARTBEAT_MS = 1_000;
 export const STALE_MS = 4 * HEARTBEAT_MS;
 /** The holder lists the presence keys this often, and every {@linkcode WATCH_IDLE_MS} once quiet. */
 export const WATCH_MS = 50;
-const WATCH_IDLE_MS = 250;
-const QUIET_MS = 5_000;
+export const WATCH_IDLE_MS = 250;
+/** A holder whose write queue had none of the store's own commits for this long is quiet. */
+export const QUIET_MS = 5_000;
 /** A waiting store reads the holder record this often. */
 const WAIT_MS = 25;
 /** Writes kept in memory with no commit beside them check that the file is still held this often. */
@@ -217,6 +218,7 @@ export class Sole {
   #open!: () => void;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #deciding: Promise<void> | null = null;
+  /** When the write queue last had commits of the store's own (its idle renewals aside). */
   #lastActivity = Date.now();
   #presentAt = 0;
   #claims = 0;
@@ -279,11 +281,12 @@ export class Sole {
 
   /**
    * Run by the write queue before each group, between commits: yields the file to a newcomer,
-   * takes it when alone, or renews the holder record while idle.
+   * takes it when alone, or renews the holder record while idle. `busy`: the queue holds the
+   * store's own commits (an idle renewal alone is not activity, so a quiet holder's watch slows).
    */
-  async settle(): Promise<void> {
+  async settle(busy = true): Promise<void> {
     if (this.#closed) return;
-    this.#lastActivity = Date.now();
+    if (busy) this.#lastActivity = Date.now();
     if (this.#mode === "sole" && this.#yieldWanted) await this.#yield();
     else if (this.#mode === "sole" && this.#spillWanted) await this.#spill();
     else if (this.#mode === "shared" && this.#claimWanted) {
@@ -307,7 +310,6 @@ export class Sole {
    * ours (and its renewal when due); otherwise a check that nobody holds the file.
    */
   guard(op: KvAtomic, now: number): void {
-    this.#lastActivity = now;
     if (this.#mode !== "sole") {
       op.check({ key: SOLE_KEY, versionstamp: null });
       return;

@@ -174,7 +174,7 @@ export class KvWriter {
         await new Promise((resolve) => setImmediate(resolve));
         if (sole) {
           await sole.writable();
-          await sole.settle().catch((error) =>
+          await sole.settle(this.#queue.length > 0).catch((error) =>
             log.warn("yielding, taking or renewing the Deno KV file failed; retrying", { error })
           );
           // Holding the file, checks are decided on what is known: nothing known from before.

@@ -109,7 +109,7 @@ export async function denoKvStore(path: string | null = DEFAULT_DENOKV_PATH): Pr
   } else {
     shared.relay?.add(kv, writer);
   }
-  shared.relay?.alone(kv, () => sole?.alone === true);
+  shared.relay?.alone(kv, () => sole?.held(Date.now()) ?? null);
   shared.refs++;
   sole?.start();
   // A store opens once it knows it may write: while another holds the file alone, that one
