@@ -35,6 +35,10 @@
  * them ("" for none). `LOAD_PROF=<dir>` writes a CPU profile of each server's
  * measured rounds to `<dir>/<target>.cpuprofile` (not the calibration row's),
  * with its allocations beside it unless `LOAD_PROF_ALLOCATIONS=0`.
+ * `LOAD_PERF=<dir>` records the same rounds with Linux `perf` (every thread,
+ * native code too; the servers then run with `--perf-basic-prof`, so their
+ * JavaScript is named) to `<dir>/<target>.perf.data`, and prints each
+ * server's samples by thread and library.
  *
  * @module
  */
@@ -178,6 +182,8 @@ interface Target {
   env: Record<string, string>;
   server?: Peer;
   url?: string;
+  /** The server's process id. */
+  pid?: number;
   fresh?: RoundResult;
   warm: RoundResult[];
   /** The floor's rounds run beside this target's (alternating with them). */
@@ -192,8 +198,79 @@ interface Target {
 
 /** Starts a server process and waits for its URL. */
 async function start(t: Target): Promise<void> {
-  t.server = await peer("./_load_server.ts", { ...t.env, LOAD_TARGET: t.target }, NODE_FLAGS);
-  t.url = (await t.server.next() as { url: string }).url;
+  const flags = process.env.LOAD_PERF ? [...NODE_FLAGS, "--perf-basic-prof"] : NODE_FLAGS;
+  t.server = await peer("./_load_server.ts", { ...t.env, LOAD_TARGET: t.target }, flags);
+  const first = await t.server.next() as { url: string; pid: number };
+  t.url = first.url;
+  t.pid = first.pid;
+}
+
+/** The `perf record` of each server under way, with `LOAD_PERF` set. */
+const recordings = new Map<Target, { child: ChildProcess; file: string; ended: Promise<void> }>();
+
+/**
+ * Starts (`on`) or stops (`off`) a `perf record` of each server, with `LOAD_PERF` set; once
+ * stopped, prints its samples by thread and by library. Without `perf`, a NOTE.
+ */
+async function perfRecord(servers: Target[], on: boolean): Promise<void> {
+  const dir = process.env.LOAD_PERF;
+  if (!dir) return;
+  if (on) {
+    await mkdir(dir, { recursive: true });
+    for (const t of servers) {
+      const file = join(dir, `${t.target}.perf.data`);
+      const child = spawn("perf", ["record", "-F", "1999", "-g", "-o", file, "-p", `${t.pid}`], {
+        stdio: "ignore",
+      });
+      const ended = new Promise<void>((resolve) => {
+        child.once("error", (error) => {
+          console.log(`\nNOTE: perf did not run (${error.message}); LOAD_PERF needs Linux perf`);
+          resolve();
+        });
+        child.once("exit", () => resolve());
+      });
+      recordings.set(t, { child, file, ended });
+    }
+    // perf attaches to every thread before the first measured round starts.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    return;
+  }
+  for (const t of servers) {
+    const recording = recordings.get(t);
+    if (!recording) continue;
+    recordings.delete(t);
+    recording.child.kill("SIGINT");
+    await recording.ended;
+    for (const sort of ["comm", "comm,dso"]) {
+      const report = await output("perf", [
+        "report",
+        "-i",
+        recording.file,
+        "--no-children",
+        "--sort",
+        sort,
+        "-g",
+        "none",
+        "--stdio",
+        "--percent-limit",
+        "0.5",
+      ]);
+      const lines = report.split("\n").filter((l) => l.trim() && !l.startsWith("#"));
+      console.log(`\nperf, ${t.label}, samples by ${sort.replace(",", " and ")}:`);
+      for (const line of lines) console.log(`  ${line.trim()}`);
+    }
+  }
+}
+
+/** What a command prints on stdout ("" when it cannot run). */
+function output(command: string, args: string[]): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "ignore"] });
+    let text = "";
+    child.stdout!.on("data", (chunk) => (text += chunk));
+    child.once("error", () => resolve(""));
+    child.once("close", () => resolve(text));
+  });
 }
 
 /** Starts (`on`) or writes (`off`) the CPU profile of each server, with `LOAD_PROF` set. */
@@ -254,6 +331,7 @@ async function measureAll(client: Peer, floor: Target, targets: Target[]): Promi
       for (let r = 0; r < WARMUP; r++) await pair(r);
       const profiled = t.against ? [] : i === 0 ? [ref, t] : [t];
       await profile(profiled, true);
+      await perfRecord(profiled, true);
       for (let r = 0; r < ROUNDS; r++) {
         const [beside, own] = await pair(WARMUP + r);
         if (!t.against) floor.warm.push(beside);
@@ -261,6 +339,7 @@ async function measureAll(client: Peer, floor: Target, targets: Target[]): Promi
         t.warm.push(own);
       }
       await profile(profiled, false);
+      await perfRecord(profiled, false);
     } finally {
       await t.server?.stop();
       await ref.server?.stop();
