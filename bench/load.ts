@@ -152,17 +152,32 @@ interface RoundResult {
   latencies: number[];
 }
 
-async function runRound(server: Peer, client: Peer, url: string, tag: string) {
+/** A server's CPU time so far (µs), in all and by thread group (`_threads.ts`). */
+interface Cpu {
+  cpu: number;
+  threads: Record<string, number>;
+}
+
+async function cpuOf(server: Peer): Promise<Cpu> {
   server.send("cpu");
-  const before = await server.next() as { cpu: number; threads: Record<string, number> };
-  client.send(JSON.stringify({ url, turns: TURNS, sessions: SESSIONS }));
-  const out = await client.next();
-  server.send("cpu");
-  const after = await server.next() as typeof before;
+  return await server.next() as unknown as Cpu;
+}
+
+/** CPU ms by thread group between two readings. */
+function threadsBetween(before: Cpu, after: Cpu): Record<string, number> {
   const threads: Record<string, number> = {};
   for (const [group, us] of Object.entries(after.threads)) {
     threads[group] = (us - (before.threads[group] ?? 0)) / 1000;
   }
+  return threads;
+}
+
+async function runRound(server: Peer, client: Peer, url: string, tag: string) {
+  const before = await cpuOf(server);
+  client.send(JSON.stringify({ url, turns: TURNS, sessions: SESSIONS }));
+  const out = await client.next();
+  const after = await cpuOf(server);
+  const threads = threadsBetween(before, after);
   if ((out.error_count as number) > 0) {
     console.error(`${tag}: ${out.error_count} turns failed, e.g. ${JSON.stringify(out.errors)}`);
   }
@@ -194,6 +209,19 @@ interface Target {
    */
   against?: { target: string; env: Record<string, string> };
   cleanup?: () => Promise<void>;
+}
+
+/** The floor, or the runtime on memory or on a Deno KV file in `dir`, as a target to measure. */
+function embedded(target: "floor" | "memory" | "denokv", dir: string): Target {
+  const label = {
+    floor: "floor: Hono + one streamText",
+    memory: "Tether, memory",
+    denokv: "Tether, Deno KV file",
+  }[target];
+  const env: Record<string, string> = target === "denokv"
+    ? { LOAD_STORE_URL: join(dir, "store.db") }
+    : {};
+  return { label, target, env, warm: [], beside: [] };
 }
 
 /** Starts a server process and waits for its URL. */
@@ -361,14 +389,16 @@ export async function benchLoad(): Promise<void> {
   }
 }
 
+/** The major version of the Node running the bench. */
+const RUNNING = Number(process.versions.node.split(".")[0]);
+
 /** The Node lines `LOAD_NODES` names (`this,24` unless set), with the version each runs. */
 function nodeLines(): { major: number; version: string }[] {
-  const running = Number(process.versions.node.split(".")[0]);
   const asked = (process.env.LOAD_NODES ?? `this,24`).split(",").map((l) => l.trim());
-  const majors = [...new Set(asked.map((l) => l === "this" ? running : Number(l)))];
+  const majors = [...new Set(asked.map((l) => l === "this" ? RUNNING : Number(l)))];
   return majors.map((major) => ({
     major,
-    version: major === running
+    version: major === RUNNING
       ? process.version
       : `v${NODE_LINES.find((l) => l.major === major)?.version ?? `${major}`}`,
   }));
@@ -376,7 +406,7 @@ function nodeLines(): { major: number; version: string }[] {
 
 /** Points `node` at a line's binary; false (with a NOTE) when it cannot be had. */
 function useLine(major: number): boolean {
-  if (major === Number(process.versions.node.split(".")[0])) {
+  if (major === RUNNING) {
     node = process.execPath;
     return true;
   }
@@ -397,17 +427,9 @@ async function benchLoadOn(version: string): Promise<void> {
   const client = await peer("./_load_client.ts", {});
   const dir = await mkdtemp(join(tmpdir(), "tether-bench-load-"));
   const notes: string[] = [];
-  const floor: Target = {
-    label: "floor: Hono + one streamText",
-    target: "floor",
-    env: {},
-    warm: [],
-    beside: [],
-  };
+  const floor = embedded("floor", dir);
   const targets: Target[] = [];
-  if (wanted.includes("memory")) {
-    targets.push({ label: "Tether, memory", target: "memory", env: {}, warm: [], beside: [] });
-  }
+  if (wanted.includes("memory")) targets.push(embedded("memory", dir));
   if (wanted.includes("calibration")) {
     // The same server on both sides: what the bench itself adds to a ratio (1.00x when fair).
     targets.push({
@@ -419,15 +441,7 @@ async function benchLoadOn(version: string): Promise<void> {
       against: { target: "memory", env: {} },
     });
   }
-  if (wanted.includes("denokv")) {
-    targets.push({
-      label: "Tether, Deno KV file",
-      target: "denokv",
-      env: { LOAD_STORE_URL: join(dir, "store.db") },
-      warm: [],
-      beside: [],
-    });
-  }
+  if (wanted.includes("denokv")) targets.push(embedded("denokv", dir));
   for (const shared of sharedStores()) {
     if (!wanted.includes(shared.kind)) continue;
     if (!shared.url) {
@@ -533,17 +547,7 @@ export async function benchIdle(): Promise<void> {
   for (const { major, version } of nodeLines()) {
     if (!useLine(major)) continue;
     const dir = await mkdtemp(join(tmpdir(), "tether-bench-idle-"));
-    const servers: Target[] = [
-      { label: "floor: Hono + one streamText", target: "floor", env: {}, warm: [], beside: [] },
-      { label: "Tether, memory", target: "memory", env: {}, warm: [], beside: [] },
-      {
-        label: "Tether, Deno KV file",
-        target: "denokv",
-        env: { LOAD_STORE_URL: join(dir, "store.db") },
-        warm: [],
-        beside: [],
-      },
-    ];
+    const servers = (["floor", "memory", "denokv"] as const).map((t) => embedded(t, dir));
     const rows: string[][] = [];
     const client = await peer("./_load_client.ts", {});
     try {
@@ -552,22 +556,17 @@ export async function benchIdle(): Promise<void> {
         await runRound(t.server!, client, t.url!, `idle-${t.target}`);
       }
       await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
-      const cpu = async (t: Target) => {
-        t.server!.send("cpu");
-        return await t.server!.next() as { cpu: number; threads: Record<string, number> };
-      };
-      const before = await Promise.all(servers.map(cpu));
+      const before = await Promise.all(servers.map((t) => cpuOf(t.server!)));
       await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
-      const after = await Promise.all(servers.map(cpu));
+      const after = await Promise.all(servers.map((t) => cpuOf(t.server!)));
+      const perSecond = (ms: number) => (ms / (IDLE_MS / 1000)).toFixed(2);
       servers.forEach((t, i) => {
-        const perSecond = (us: number) => (us / 1000 / (IDLE_MS / 1000)).toFixed(2);
-        const threads = Object.entries(after[i].threads)
-          .map(([group, us]) => [group, us - (before[i].threads[group] ?? 0)] as const)
-          .filter(([, us]) => us > 0)
-          .map(([group, us]) => `${group} ${perSecond(us)}`);
+        const threads = Object.entries(threadsBetween(before[i], after[i]))
+          .filter(([, ms]) => ms > 0)
+          .map(([group, ms]) => `${group} ${perSecond(ms)}`);
         rows.push([
           t.label,
-          `${perSecond(after[i].cpu - before[i].cpu)} ms`,
+          `${perSecond((after[i].cpu - before[i].cpu) / 1000)} ms`,
           threads.join(", ") || "none",
         ]);
       });
