@@ -167,7 +167,7 @@ export class KvRelay {
   /** Commits a message for the other processes; resolves once it is in the database. */
   publish(channel: string, text: string): Promise<void> {
     this.#lastActivity = Date.now();
-    if (this.#heldAs() !== null) {
+    if (this.#handles.length && this.#handles.every((h) => (h.alone?.() ?? null) !== null)) {
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {
