@@ -5,9 +5,9 @@
  * message pends `select_issue`). Prints `{"url", "pid"}` as one JSON line once it listens.
  *
  * Its stdin is a small debug channel: the line `cpu` answers
- * `{"cpu": <user+system µs of this process>, "threads": {...}}` (the
- * same time by thread group, `_threads.ts`), so the bench reads the
- * server's own CPU time around each round; `profile` starts a CPU profile
+ * `{"cpu": <user+system µs of this process>, "threads": {...}, "faults": n}`
+ * (the same time by thread group, `_threads.ts`, and the minor page faults
+ * so far), so the bench reads the server's own CPU time around each round; `profile` starts a CPU profile
  * and allocation sampling, `profile-to <file>` writes them (the allocations
  * beside it, as `.heapprofile`); stdin closing stops the process.
  *
@@ -67,7 +67,8 @@ lines.on("line", (line) => {
   const order = line.trim();
   if (order === "cpu") {
     const { user, system } = process.cpuUsage();
-    console.log(JSON.stringify({ cpu: user + system, threads: threadTimes() }));
+    const faults = process.resourceUsage().minorPageFault;
+    console.log(JSON.stringify({ cpu: user + system, threads: threadTimes(), faults }));
   } else if (order === "profile") {
     startProfile().then(() => console.log("{}"));
   } else if (order.startsWith("profile-to ")) {

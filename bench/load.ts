@@ -148,14 +148,17 @@ interface RoundResult {
   cpuMs: number;
   /** CPU ms by thread group (`_threads.ts`); empty off Linux. */
   threads: Record<string, number>;
+  /** Minor page faults of the server in the round: memory it touched for the first time. */
+  faults: number;
   wallMs: number;
   latencies: number[];
 }
 
-/** A server's CPU time so far (µs), in all and by thread group (`_threads.ts`). */
+/** A server's CPU time so far (µs), in all and by thread group (`_threads.ts`), and its minor page faults. */
 interface Cpu {
   cpu: number;
   threads: Record<string, number>;
+  faults: number;
 }
 
 async function cpuOf(server: Peer): Promise<Cpu> {
@@ -185,6 +188,7 @@ async function runRound(server: Peer, client: Peer, url: string, tag: string) {
     failed: out.error_count as number,
     cpuMs: (after.cpu - before.cpu) / 1000,
     threads,
+    faults: after.faults - before.faults,
     wallMs: out.wall_ms as number,
     latencies: out.latencies as number[],
   } satisfies RoundResult;
@@ -478,12 +482,22 @@ async function benchLoadOn(version: string): Promise<void> {
       console.log(`${label}: ms per turn in each measured round: ${each(warm)}`);
       for (const w of warm) {
         const groups = Object.entries(w.threads).filter(([, ms]) => ms > 0);
-        if (!groups.length) continue;
+        const faults = `page faults ${(w.faults / TURNS).toFixed(1)} a turn`;
+        if (!groups.length) console.log(`  ${faults}`);
+        else {
+          const split = groups.map(([g, ms]) => `${g} ${(ms / TURNS).toFixed(2)}`).join(", ");
+          console.log(`  by thread: ${split}; ${faults}`);
+        }
+      }
+      if (t !== floor) {
+        console.log(`  the floor beside it: ${each(t.beside)}`);
+        const pairs = warm.map((w, i) => w.cpuMs / t.beside[i].cpuMs).sort((a, b) => a - b);
         console.log(
-          `  by thread: ${groups.map(([g, ms]) => `${g} ${(ms / TURNS).toFixed(2)}`).join(", ")}`,
+          `  each round over the floor's round beside it: ${
+            pairs.map((r) => r.toFixed(2)).join(", ")
+          } (median ${percentile(pairs, 50).toFixed(2)})`,
         );
       }
-      if (t !== floor) console.log(`  the floor beside it: ${each(t.beside)}`);
     }
     const walls = warm.map((w) => w.wallMs).sort((a, b) => a - b);
     const wall = walls[Math.floor(walls.length / 2)];
