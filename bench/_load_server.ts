@@ -7,9 +7,10 @@
  * Its stdin is a small debug channel: the line `cpu` answers
  * `{"cpu": <user+system µs of this process>, "threads": {...}, "faults": n}`
  * (the same time by thread group, `_threads.ts`, and the minor page faults
- * so far), so the bench reads the server's own CPU time around each round; `profile` starts a CPU profile
- * and allocation sampling, `profile-to <file>` writes them (the allocations
- * beside it, as `.heapprofile`); stdin closing stops the process.
+ * so far), so the bench reads the server's own CPU time around each round;
+ * `profile` starts a CPU profile and allocation sampling, `profile-to <file>`
+ * writes them (the allocations beside it, as `.heapprofile`); stdin closing
+ * stops the process.
  *
  * Variables: `LOAD_TARGET`, `LOAD_STORE_URL` (Deno KV path, or the Redis or
  * Postgres URL), `LOAD_NAMESPACE` (Redis namespace or Postgres table).
