@@ -70,6 +70,8 @@ export class SocketIoTransport implements Transport {
   }
 
   #connecting?: Promise<void>;
+  /** Ends `connect()`'s wait for the first join (and its timer). */
+  #stopWaiting?: () => void;
 
   connect(): Promise<void> {
     return this.#connecting ??= this.#open();
@@ -117,9 +119,10 @@ export class SocketIoTransport implements Transport {
     });
     // Connected once the first join is acknowledged: from then on the socket has every event.
     return new Promise((resolve) => {
-      joined = resolve;
       // A runtime that is not up yet: socket.io keeps trying; messages wait in its buffer.
-      setTimeout(resolve, this.#options.acceptTimeout ?? 30_000);
+      const wait = setTimeout(resolve, this.#options.acceptTimeout ?? 30_000);
+      // The wait ends with the join or the close, so no timer outlives either.
+      this.#stopWaiting = joined = () => (clearTimeout(wait), resolve());
     });
   }
 
@@ -176,6 +179,7 @@ export class SocketIoTransport implements Transport {
 
   close(): void {
     this.#closed = true;
+    this.#stopWaiting?.();
     this.#socket?.disconnect();
     for (const waiter of this.#waiters.splice(0)) {
       waiter.reject(new this.#kit.TetherError(0, "network", "The transport was closed."));

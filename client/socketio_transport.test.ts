@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import process from "node:process";
 import { test } from "node:test";
 import { Server } from "socket.io";
 import { socketIoTransport } from "./socketio_transport.ts";
@@ -48,4 +49,12 @@ test("connect() resolves once the runtime acknowledged the join, not when the so
     transport.close();
     await new Promise<void>((resolve) => io.close(() => resolve()));
   }
+  // connect() waits for the join with a timer of 30 s; the join or the close ends it. Left
+  // behind, it held this file's process open for 30 s after its test passed.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(
+    process.getActiveResourcesInfo().filter((kind) => kind === "Timeout"),
+    [],
+    "no timer outlives the transport and the server",
+  );
 });
