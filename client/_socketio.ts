@@ -90,14 +90,13 @@ export class SocketIoTransport implements Transport {
       ...this.#options.socket,
     });
     link.state("connecting");
-    let joined!: () => void;
     socket.on("connect", () => {
       const after = link.lastSeq();
       // Acknowledged once the runtime follows the session for this socket (or refused it).
       socket.emit("assistant_join_session", {
         session_id: link.sessionId,
         ...(after ? { after } : {}),
-      }, () => joined());
+      }, () => this.#stopWaiting?.());
       link.state("open");
     });
     socket.on("disconnect", () => {
@@ -122,7 +121,7 @@ export class SocketIoTransport implements Transport {
       // A runtime that is not up yet: socket.io keeps trying; messages wait in its buffer.
       const wait = setTimeout(resolve, this.#options.acceptTimeout ?? 30_000);
       // The wait ends with the join or the close, so no timer outlives either.
-      this.#stopWaiting = joined = () => (clearTimeout(wait), resolve());
+      this.#stopWaiting = () => (clearTimeout(wait), resolve());
     });
   }
 
