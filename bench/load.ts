@@ -37,7 +37,8 @@
  * with its allocations beside it unless `LOAD_PROF_ALLOCATIONS=0`.
  * `LOAD_PERF=<dir>` records the same rounds with Linux `perf` (every thread,
  * native code too; the servers then run with `--perf-basic-prof`, so their
- * JavaScript is named) to `<dir>/<target>.perf.data`, and prints each
+ * JavaScript is named) to `<dir>/<target>.perf.data` (V8's code log beside it, as
+ * `<target>.v8.log`), and prints each
  * server's samples by thread and library.
  *
  * @module
@@ -230,7 +231,18 @@ function embedded(target: "floor" | "memory" | "denokv", dir: string): Target {
 
 /** Starts a server process and waits for its URL. */
 async function start(t: Target): Promise<void> {
-  const flags = process.env.LOAD_PERF ? [...NODE_FLAGS, "--perf-basic-prof"] : NODE_FLAGS;
+  // Node 24's V8 also writes its code log under `--perf-basic-prof`: beside the recordings, not
+  // in the working directory.
+  const perf = process.env.LOAD_PERF;
+  if (perf) await mkdir(perf, { recursive: true });
+  const flags = perf
+    ? [
+      ...NODE_FLAGS,
+      "--perf-basic-prof",
+      "--no-logfile-per-isolate",
+      `--logfile=${join(perf, `${t.target}.v8.log`)}`,
+    ]
+    : NODE_FLAGS;
   t.server = await peer("./_load_server.ts", { ...t.env, LOAD_TARGET: t.target }, flags);
   const first = await t.server.next() as { url: string; pid: number };
   t.url = first.url;
