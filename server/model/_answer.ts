@@ -217,20 +217,24 @@ export function reportResults(results: readonly Outcome[]): string {
       const about = summary(text);
       return about ? `Done: ${name} (${about}).` : `Done: ${name}.`;
     }
-    if (DECLINED.test(text)) return `You cancelled ${name}; nothing was changed.`;
+    // Named as the chat's card titles the call, in quotes: "I could not open issue" is not a
+    // sentence, and the quotes let a person find the card it is about.
+    const called = `“${capital(name)}”`;
+    if (DECLINED.test(text)) return `You cancelled ${called}; nothing was changed.`;
     // A person's or the policy's no is an answer, not a failure to retry; its own words are
     // written for agents, so they are not repeated.
-    if (DENIED.test(text)) return `The reviewer declined ${name}; nothing was changed.`;
-    if (POLICY.test(text)) return `${capital(name)} is not allowed here; nothing was changed.`;
+    if (DENIED.test(text)) return `The reviewer declined ${called}; nothing was changed.`;
+    if (POLICY.test(text)) return `${called} is not allowed here; nothing was changed.`;
     if (UNKNOWN.test(text)) {
-      return `I cannot tell whether ${name} took effect; check the page before trying again.`;
+      return `I cannot tell whether ${called} took effect; check the page before trying again.`;
     }
     // The reason is shown once, beside the call (the chat's card says it in people's words);
     // repeating it here would say it twice, and in the words the layers wrote for agents.
-    return `I could not ${name}.`;
+    return `${called} did not work.`;
   });
-  // Saying so, instead of calling again, is what keeps a failing call from looping.
-  if (results.every((r) => !r.ok && !settled(r.text.trim()))) {
+  // Saying so, instead of calling again, is what keeps a failing call from looping. A call whose
+  // outcome is unknown is not asked for again: the page must be checked first.
+  if (results.every((r) => !r.ok && !settled(r.text.trim()) && !UNKNOWN.test(r.text))) {
     lines.push("Tell me again with what it needs and I will retry.");
   }
   return lines.join(" ");

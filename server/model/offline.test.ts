@@ -163,7 +163,7 @@ test("after a failed tool result it says it could not do it and why, without cal
     tools,
   });
   assert.equal(result.toolCalls.length, 0);
-  assert.match(result.text, /^I could not select issue\. Tell me again/);
+  assert.match(result.text, /^“Select issue” did not work\. Tell me again/);
   assert.doesNotMatch(result.text, /Invalid input/, "the reason is shown beside the call, once");
   assert.doesNotMatch(result.text, /select_issue/);
 });
@@ -343,7 +343,7 @@ test("a host's decline is said as a cancel, not as a failure to retry", async ()
     }),
     tools,
   });
-  assert.equal(result.text, "You cancelled select issue; nothing was changed.");
+  assert.equal(result.text, "You cancelled “Select issue”; nothing was changed.");
 });
 
 test("a failure's reason is said once, without the prefixes the layers added", async () => {
@@ -355,7 +355,7 @@ test("a failure's reason is said once, without the prefixes the layers added", a
     }),
     tools,
   });
-  assert.match(result.text, /^I could not select issue\. /);
+  assert.match(result.text, /^“Select issue” did not work\. /);
 });
 
 test("every block the runtime puts before the words is context: remote context, the unchanged note, a later one", async () => {
@@ -389,19 +389,35 @@ test("every block the runtime puts before the words is context: remote context, 
   assert.doesNotMatch(help.text, /milestones|next due/i);
 });
 
+test("a call whose outcome is unknown asks for the page to be checked, not for the call again", async () => {
+  const result = await generateText({
+    model: offlineModel(),
+    messages: afterCall({
+      type: "error-text",
+      value:
+        "The outcome of select_issue is unknown: the page was reloaded or closed while it ran. Check its effect before trying again.",
+    }),
+    tools,
+  });
+  assert.equal(
+    result.text,
+    "I cannot tell whether “Select issue” took effect; check the page before trying again.",
+  );
+});
+
 test("a decline, a reviewer's no and the policy's no read as answers in people's words, never as failures", async () => {
   const cases: [string, RegExp][] = [
     [
       "The user declined this action, so it was not carried out.",
-      /^You cancelled select issue; nothing was changed\.$/,
+      /^You cancelled “Select issue”; nothing was changed\.$/,
     ],
     [
       "An operator denied the call: not during the freeze",
-      /^The reviewer declined select issue; nothing was changed\.$/,
+      /^The reviewer declined “Select issue”; nothing was changed\.$/,
     ],
     [
       "Tool 'select_issue' requires approval. Request approval before proceeding.",
-      /^Select issue is not allowed here; nothing was changed\.$/,
+      /^“Select issue” is not allowed here; nothing was changed\.$/,
     ],
   ];
   for (const [value, expected] of cases) {

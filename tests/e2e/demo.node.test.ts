@@ -188,7 +188,7 @@ describe("the demo end to end", () => {
     assert.equal(await card.locator(".state").innerText(), "Cancelled");
     assert.equal(((await card.innerText()).match(/cancel/gi) ?? []).length, 1, "worded once");
     await page.locator("tether-chat [part~=message-assistant]", {
-      hasText: "You cancelled create issue; nothing was changed.",
+      hasText: "You cancelled “Create issue”; nothing was changed.",
     }).waitFor();
     assert.equal(await page.locator("tether-chat [part~=tool-failed]").count(), 0);
     assert.equal(await page.locator("tether-chat [part=error]").count(), 0);
