@@ -217,8 +217,8 @@ export function reportResults(results: readonly Outcome[]): string {
       const about = summary(text);
       return about ? `Done: ${name} (${about}).` : `Done: ${name}.`;
     }
-    // Named as the chat's card titles the call, in quotes: "I could not open issue" is not a
-    // sentence, and the quotes let a person find the card it is about.
+    // Named in quotes as the chat's card shows an action without a `title`: "I could not open
+    // issue" is not a sentence, and the quotes let a person find the card it is about.
     const called = `“${capital(name)}”`;
     if (DECLINED.test(text)) return `You cancelled ${called}; nothing was changed.`;
     // A person's or the policy's no is an answer, not a failure to retry; its own words are
