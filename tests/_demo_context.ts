@@ -105,3 +105,15 @@ const context: HostContext = {
 } as HostContext;
 /** The rendered `<host_context>` and `<remote_context>` blocks a user message starts with, as `npm start` composes them. */
 export const block = `${renderHostContext(context)}\n\n${remoteBlock}\n\n`;
+
+/** The same blocks with no issue selected (the demo as it first opens). */
+export const unselectedBlock = `${
+  renderHostContext({
+    ...context,
+    view: {
+      ...context.view!,
+      data: { shown: context.view!.data!.shown, issues: context.view!.data!.issues },
+      state: { ...context.view!.state, selected: null },
+    },
+  } as HostContext)
+}\n\n${remoteBlock}\n\n`;

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { generateText } from "ai";
 import { offlineModel } from "../server/model/offline.ts";
-import { block, tools } from "./_demo_context.ts";
+import { block, tools, unselectedBlock } from "./_demo_context.ts";
 import { PHRASINGS } from "./_phrasings.ts";
 
 // What a user types → the call it must make, or a pattern its plain answer must match.
@@ -51,6 +51,50 @@ for (const [phrase, expected] of TABLE) {
     }
   });
 }
+
+// With nothing selected (the demo as it first opens), words that point at an issue ask which one,
+// in the person's own words with a number, instead of reading "close" as the closed filter.
+const POINTING: [string, string][] = [
+  ["close it", "close issue 67"],
+  ["reopen it", "reopen issue 67"],
+  ["open it", "open issue 67"],
+  ["delete it", "delete issue 67"],
+  ["select it", "select issue 67"],
+  ["assign it to bob", "assign issue 67 to bob"],
+  ["close this issue", "close issue 67"],
+  ["close the selected issue", "close issue 67"],
+];
+for (const [phrase, example] of POINTING) {
+  test(`"${phrase}" with nothing selected asks which issue, e.g. "${example}"`, async () => {
+    const result = await generateText({
+      model: offlineModel(),
+      prompt: unselectedBlock + phrase,
+      tools,
+    });
+    assert.deepEqual(result.toolCalls, []);
+    assert.equal(
+      result.text,
+      `Which issue do you mean? Tell me its number, e.g. “${example}”, or words from its title.`,
+    );
+  });
+}
+
+test("with nothing selected, a request that names its issue or the filter still acts", async () => {
+  for (
+    const [phrase, call] of [
+      ["close issue 42", ["change_status", { number: 42, status: "closed" }]],
+      ["show closed issues", ["filter_issues", { state: "closed" }]],
+      ["open the issue about login", ["open_issue", { number: 42 }]],
+    ] as const
+  ) {
+    const result = await generateText({
+      model: offlineModel(),
+      prompt: unselectedBlock + phrase,
+      tools,
+    });
+    assert.deepEqual(result.toolCalls.map((c) => [c.toolName, c.input]), [call], phrase);
+  }
+});
 
 test("the table has at least 150 phrasings", () => {
   assert.ok(TABLE.length >= 150, `${TABLE.length} phrasings`);

@@ -16,7 +16,7 @@ import { fillArguments, type Schema } from "./_args.ts";
 import { findItem, type Item } from "./_items.ts";
 import type { Action, NamedCall } from "./_match.ts";
 import { stem, type Token, tokenize, wordsOf } from "./_text.ts";
-import { STOP_WORDS, triggersOf, verbOfValue } from "./_vocabulary.ts";
+import { POINTERS, STOP_WORDS, triggersOf, verbOfValue } from "./_vocabulary.ts";
 
 /** What the planner knows of the screen: its items, the selected one, and words that only name kinds of things. */
 export interface Screen {
@@ -172,7 +172,15 @@ function weigh(
   // A value the words name that this action cannot take ("bob" for a label-only filter) counts against it.
   const taken = new Set(Object.values(input).map((v) => String(v).toLowerCase()));
   for (const value of mentioned) if (!taken.has(value)) score -= 2;
-  for (const key of requiredOf(action.schema)) if (!(key in input)) score -= 3;
+  // "close it" with nothing selected still means one item: the words point at it, so the action
+  // that takes an item is not marked down for lacking it, and the planner asks which one rather
+  // than reading "close" as a filter.
+  const pointed = hit >= 0 && tokens.some((t) => POINTERS.has(t.word))
+    ? missingItem(action, input)
+    : undefined;
+  for (const key of requiredOf(action.schema)) {
+    if (!(key in input) && key !== pointed) score -= 3;
+  }
   return { action, score: evidence ? score : 0, input, at };
 }
 

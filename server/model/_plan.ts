@@ -118,12 +118,26 @@ function missing(call: NamedCall, actions: readonly Action[]): boolean {
   return !!action && missingItem(action, call.input) !== undefined;
 }
 
-function whichOne(name: string, facts: ContextFacts | undefined, screen: Screen): string {
+/** "it", "this issue", "the selected one": the words of a request that point at an item. */
+const POINTED =
+  /\b(?:(?:this|that|the (?:selected|current|same))(?: (?:one|issue|item|task|ticket))?|it)\b/i;
+
+function whichOne(
+  name: string,
+  facts: ContextFacts | undefined,
+  screen: Screen,
+  text: string,
+): string {
   // The data entry that lists the items names their kind: "issues" → "issue".
   const kind = kindOf(facts);
-  const example = screen.items[0]
-    ? `, e.g. “${wordsOf(name).join(" ")} ${screen.items[0].number}”`
-    : "";
+  const first = screen.items[0];
+  // The person's own words with a number where they pointed ("close it" → "close issue 67"),
+  // else the action's name in words.
+  const request = text.trim();
+  const own = first && request.length <= 60 && POINTED.test(request)
+    ? request.replace(POINTED, `${kind} ${first.number}`)
+    : undefined;
+  const example = first ? `, e.g. “${own ?? `${wordsOf(name).join(" ")} ${first.number}`}”` : "";
   return `Which ${kind} do you mean? Tell me its number${example}, or words from its title.`;
 }
 
@@ -232,7 +246,7 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
   const unclear = named.find((c) => missing(c, actions));
   if (unclear && prompt.results.length === 0) {
     // A call without its item would only come back refused: ask which one instead.
-    text = whichOne(unclear.name, facts, screen);
+    text = whichOne(unclear.name, facts, screen, scanned);
     named = [];
   }
   if (named.length > 0) {
