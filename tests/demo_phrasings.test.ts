@@ -96,6 +96,49 @@ test("with nothing selected, a request that names its issue or the filter still 
   }
 });
 
+// A question about one issue is answered from what the page lists, with or without a selection,
+// and never makes a call (before, "what is issue 42 about?" went to the issues page).
+const ABOUT_ONE: [string, string][] = [
+  [
+    "what is issue 42 about?",
+    "#42 Fix login redirect loop on expired sessions (open, bug, alice).",
+  ],
+  ["summarize issue 42", "#42 Fix login redirect loop on expired sessions (open, bug, alice)."],
+  ["who is assigned to 31?", "#31 Webhook retries flood the log (open, bug, bob)."],
+  [
+    "tell me about the login issue",
+    "#42 Fix login redirect loop on expired sessions (open, bug, alice).",
+  ],
+  ["describe the csv export issue", "#12 Export issues as CSV (open, feature, bob)."],
+  ["what is issue 3 about?", "Issue 3 is not in the list on screen now."],
+];
+for (const [phrase, answer] of ABOUT_ONE) {
+  test(`"${phrase}" is answered from the list, selected or not`, async () => {
+    for (const context of [block, unselectedBlock]) {
+      const result = await generateText({ model: offlineModel(), prompt: context + phrase, tools });
+      assert.deepEqual(result.toolCalls, []);
+      assert.equal(result.text, answer);
+    }
+  });
+}
+
+test("a question about the page or a request that names issues is not read as a question about one", async () => {
+  const page = await generateText({
+    model: offlineModel(),
+    prompt: block + "what is this page?",
+    tools,
+  });
+  assert.match(page.text, /^You are on the issues view/);
+  const filter = await generateText({
+    model: offlineModel(),
+    prompt: block + "what issues are assigned to alice",
+    tools,
+  });
+  assert.deepEqual(filter.toolCalls.map((c) => [c.toolName, c.input]), [
+    ["filter_issues", { assignee: "alice" }],
+  ]);
+});
+
 test("the table has at least 150 phrasings", () => {
   assert.ok(TABLE.length >= 150, `${TABLE.length} phrasings`);
 });

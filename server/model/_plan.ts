@@ -1,8 +1,9 @@
 /**
- * The offline planner's decision for one model call: the calls the user named
- * (by an action's name, else by its verbs and values, see `_intent.ts`),
- * else a sentence about the tool results the prompt ends with, else a plain
- * answer (help, what is on screen) from the host context.
+ * The offline planner's decision for one model call: an answer to a question
+ * about one item on screen, from what the page lists of it; else the calls
+ * the user named (by an action's name, else by its verbs and values, see
+ * `_intent.ts`), else a sentence about the tool results the prompt ends
+ * with, else a plain answer (help, what is on screen) from the host context.
  *
  * @module
  */
@@ -12,12 +13,12 @@ import { describeScreen, helpText, notUnderstood, reportResults } from "./_answe
 import { fillArguments } from "./_args.ts";
 import { type ContextFacts, readContext } from "./_context.ts";
 import { intendedCall, missingItem, type Screen } from "./_intent.ts";
-import { itemsOf, selectedOf } from "./_items.ts";
+import { describeItem, findItem, itemsOf, selectedOf } from "./_items.ts";
 import { type Action, type NamedCall, namedCalls } from "./_match.ts";
 import { readPrompt } from "./_prompt.ts";
 import { meantForMe, missingVerb, plainWords } from "./_phrase.ts";
 import { stem, tokenize, wordsOf } from "./_text.ts";
-import { STOP_WORDS, triggersOf } from "./_vocabulary.ts";
+import { POINTERS, STOP_WORDS, triggersOf } from "./_vocabulary.ts";
 
 /** A call in the planner's answer; `input` is the JSON-encoded arguments. */
 export interface PlannedCall {
@@ -56,6 +57,49 @@ const HELP =
   /^(?:\?+|commands|menu|options|what (?:can|could|should) (?:you|i) (?:do|say|ask|type)(?: here| for me)?|how (?:does|do) (?:this|it|you) work|what are (?:your|the) (?:commands|options))\?*$/i;
 const GREETING = /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|howdy)\b/i;
 const THANKS = /^(?:thanks|thank you|cheers|great|perfect|nice|ok(?:ay)?)\b/i;
+
+// A question about one item: "what is issue 42 about?", "who is assigned to 42?" (the typo
+// correction may have made "assigned" "assignee").
+const ABOUT =
+  /^(?:what(?:'s|\s+is|\s+was)?|tell me(?: more)? about|summari[sz]e|describe|explain|who(?:'s|\s+is)?\s+(?:assign\w*|working)|(?:what(?:'s|\s+is)\s+)?the status of)\b/i;
+const QUESTION_WORDS = stemSetOf(
+  "what tell more about summarize summarise describe explain who assigned working status",
+);
+
+function stemSetOf(text: string): Set<string> {
+  return new Set(tokenize(text).map((t) => t.stem));
+}
+
+/**
+ * The answer to a question about one item on screen, from what the page says of it; undefined
+ * when the words name no item (by number, by title words beside the item's kind, or "it" with
+ * one selected).
+ */
+function aboutItem(
+  text: string,
+  facts: ContextFacts | undefined,
+  screen: Screen,
+): string | undefined {
+  if (!ABOUT.test(text) || SCREEN.test(text) || screen.items.length === 0) return undefined;
+  const kind = kindOf(facts);
+  const number = text.match(/(?:^|[\s#])(\d{1,9})\b/)?.[1];
+  if (number !== undefined) {
+    const item = screen.items.find((i) => i.number === Number(number));
+    return item
+      ? `${describeItem(item)}.`
+      : `${
+        kind === "one" ? "That one" : `${kind.charAt(0).toUpperCase()}${kind.slice(1)} ${number}`
+      } is not in the list on screen now.`;
+  }
+  const tokens = tokenize(text);
+  // "the login issue" names one; "issues about login" asks for a search, not this answer.
+  const named = tokens.some((t) => t.word === kind || POINTERS.has(t.word));
+  if (!named) return undefined;
+  const ignore = new Set([...screen.vocabulary ?? [], ...QUESTION_WORDS]);
+  const found = findItem(tokens, screen.items, screen.selected, ignore);
+  const item = screen.items.find((i) => i.number === found);
+  return item ? `${describeItem(item)}.` : undefined;
+}
 
 /** A plain answer to a question about the page or the assistant, or undefined when it is a request. */
 function plainAnswer(
@@ -206,6 +250,9 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
   if (prompt.results.length > 0) {
     named = namedCalls(scanned, actions, screen);
     if (named.length === 0) text = reportResults(prompt.results);
+  } else if ((text = aboutItem(scanned.trim(), facts, screen) ?? "")) {
+    // A question about one item is answered from the page, even where its words name an action
+    // ("who is assigned to 42?").
   } else {
     named = namedCalls(scanned, actions, screen);
     const answer = named.length === 0 ? plainAnswer(scanned, actions, facts, screen) : undefined;
