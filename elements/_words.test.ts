@@ -21,6 +21,9 @@ test("reasons in people's words: no tool name, schema pattern or policy instruct
     ],
     ["select_issue failed: there is no issue #999", "select_issue", /^there is no issue #999\.$/],
     ["Invalid input: number is required", "select_issue", /^“number” is missing\.$/],
+    // What the SDK's own check of a call's arguments says (protocol/json_schema.ts).
+    ["title: title is required in the value; add it.", "create_issue", /^“title” is missing\.$/],
+    ["content is required; add it as a string.", "create_issue", /^“content” is missing\.$/],
   ];
   for (const [text, name, expected] of cases) {
     const plain = plainReason(text, [name]);

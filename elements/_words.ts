@@ -90,7 +90,12 @@ const PLAIN: [RegExp, string | ((...m: string[]) => string)][] = [
     /(?:^|;\s*)(?:(\w+):\s*)?\1?\s*must match (?:the )?pattern \S+/gi,
     (_m, field) => `${field ? `“${field}” ` : "a value "}is not in the expected form`,
   ],
-  [/\b(\w+) is required\b/gi, (_m, field) => `“${field}” is missing`],
+  // "title: title is required in the value; add it." → "“title” is missing" (the path, where it
+  // is in the value and the instruction to add it are written for the model).
+  [
+    /(?:\b[\w.[\]]+:\s*)?\b(\w+) is required\b(?: in [^;.]*)?(?:;\s*add it\b[^;.]*)?/gi,
+    (_m, field) => `“${field}” is missing`,
+  ],
   [/\bmust (?:have|contain) (?:at most|fewer than) (\d+) characters\b/gi, "is too long"],
   [/\S+ could not be completed:\s*/i, ""],
   [/\bthe tool server answered 404\b/i, "it was not found"],

@@ -165,6 +165,17 @@ export const PHRASINGS: [string, Expected][] = [
     { title: "Search ignores case" },
   ]],
   [`add issue "Logo blurry" label ui`, ["create_issue", { title: "Logo blurry", label: "ui" }]],
+  // Unquoted titles after "about", "called", "titled" (the preview lets the person change it).
+  ["create an issue about dark mode", ["create_issue", { title: "Dark mode" }]],
+  ["create issue called Login broken label bug", [
+    "create_issue",
+    { title: "Login broken", label: "bug" },
+  ]],
+  ["new issue about slow search assigned to dana", [
+    "create_issue",
+    { title: "Slow search", assignee: "dana" },
+  ]],
+  ["create an issue", /^What should its title be\? Put it in quotes/],
   [`report a bug "Login fails on Safari"`, [
     "create_issue",
     { title: "Login fails on Safari", label: "bug" },

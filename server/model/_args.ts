@@ -1,9 +1,11 @@
 /**
  * Fills an action's arguments from the words that follow its name, guided by
- * its JSON schema: enum values by word match, quoted text for strings,
- * numbers in order for number and integer properties, yes/no words for
- * booleans. What cannot be filled is left out; the runtime's validation
- * reports it back.
+ * its JSON schema: enum values by word match, quoted text for strings (and a
+ * title, name or subject unquoted after "about", "called", "titled" or
+ * "named"), numbers in order for number and integer properties, yes/no words
+ * for booleans. What cannot be filled is left out: the planner asks for a
+ * missing item or title (`_plan.ts`), and the runtime's validation reports
+ * anything else back.
  *
  * @module
  */
@@ -150,8 +152,27 @@ export function fillArguments(schema: unknown, segment: string): Record<string, 
       if (next !== undefined) args[key] = next;
     }
   }
+  // An unquoted title after "called", "titled", "named" or "about" ("create an issue about dark
+  // mode"), up to the first value another property took.
+  for (const [key, prop] of entries) {
+    if (key in args || !TITLE_KEY.test(key) || !typesOf(prop).includes("string")) continue;
+    const m = NAMED.exec(segment);
+    if (!m || inside(m.index, quoted)) continue;
+    const start = m.index + m[0].length - m[1].length;
+    let end = segment.length;
+    for (const u of used) if (u.start >= start && u.start < end) end = u.start;
+    const text = segment.slice(start, end).replace(TRAILING, "").trim();
+    if (text && text.length <= 120) args[key] = text.charAt(0).toUpperCase() + text.slice(1);
+  }
   return args;
 }
+
+/** The string properties that hold what a new thing is called. */
+export const TITLE_KEY = /^(?:title|name|subject|summary)$/;
+const NAMED = /\b(?:called|titled|named|about)\s+(?!["“'‘])(\S.*)$/iu;
+// Joining words left before a value another property took ("… label bug", "… assigned to bob").
+const TRAILING =
+  /(?:\s+(?:with|and|as|the|label(?:led)?|tagged|assign\w*(?: to)?|for|to))*[\s.,;:!?]*$/i;
 
 const DATE = /(?<![\p{L}\p{N}])\d{4}-\d{2}-\d{2}(?![\p{L}\p{N}])/gu;
 const ID = /(?<![\p{L}\p{N}_-])[a-z]{1,4}\d{1,6}(?![\p{L}\p{N}_-])/giu;

@@ -10,7 +10,7 @@
 
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { describeScreen, helpText, notUnderstood, reportResults } from "./_answer.ts";
-import { fillArguments } from "./_args.ts";
+import { fillArguments, TITLE_KEY } from "./_args.ts";
 import { type ContextFacts, readContext } from "./_context.ts";
 import { intendedCall, missingItem, type Screen } from "./_intent.ts";
 import { describeItem, findItem, itemsOf, selectedOf } from "./_items.ts";
@@ -156,6 +156,18 @@ function whoIsMe(call: NamedCall | undefined, actions: Action[]): string | undef
   return undefined;
 }
 
+/** The required title-like argument a call lacks ("create an issue" says no title), if any. */
+function untitled(call: NamedCall, actions: readonly Action[]): string | undefined {
+  const schema = actions.find((a) => a.name === call.name)?.schema as
+    | { required?: unknown; properties?: Record<string, { type?: unknown }> }
+    | undefined;
+  const required = Array.isArray(schema?.required) ? schema.required : [];
+  return required.find((key): key is string =>
+    typeof key === "string" && TITLE_KEY.test(key) && !(key in call.input) &&
+    schema?.properties?.[key]?.type === "string"
+  );
+}
+
 /** Whether the call lacks the item it must name. */
 function missing(call: NamedCall, actions: readonly Action[]): boolean {
   const action = actions.find((a) => a.name === call.name);
@@ -294,6 +306,16 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
   if (unclear && prompt.results.length === 0) {
     // A call without its item would only come back refused: ask which one instead.
     text = whichOne(unclear.name, facts, screen, scanned);
+    named = [];
+  }
+  const nameless = named.find((c) => untitled(c, actions));
+  if (nameless && prompt.results.length === 0) {
+    // The same for a new thing without its title.
+    const key = untitled(nameless, actions)!;
+    // The person's own request with the quotes to fill ("set title 5" → set title 5 "…").
+    const request = scanned.trim().replace(/[.!?]+$/, "");
+    const asked = request.length <= 60 ? request : wordsOf(nameless.name).join(" ");
+    text = `What should its ${wordsOf(key).join(" ")} be? Put it in quotes, e.g. “${asked} "…"”.`;
     named = [];
   }
   if (named.length > 0) {

@@ -105,13 +105,14 @@ test("a request that does not say which item asks which one instead of calling",
   );
 });
 
-test("another required argument that cannot be filled is left out and the action still called", async () => {
+test("a required title the words do not give is asked for, in the person's words, instead of a call that would be refused", async () => {
   const result = await generateText({
     model: offlineModel(),
     prompt: block + "set title 5",
     tools,
   });
-  assert.deepEqual(callsOf(result), [["set_title", { number: 5 }]]);
+  assert.deepEqual(callsOf(result), []);
+  assert.equal(result.text, `What should its title be? Put it in quotes, e.g. “set title 5 "…"”.`);
 });
 
 test("words inside quotes never name an action", async () => {
