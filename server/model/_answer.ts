@@ -13,7 +13,7 @@ import type { ContextFacts } from "./_context.ts";
 import { describeItem, type Item, itemOf } from "./_items.ts";
 import type { Action } from "./_match.ts";
 import type { Outcome } from "./_prompt.ts";
-import { truncate, wordsOf } from "./_text.ts";
+import { capital, truncate, wordsOf } from "./_text.ts";
 
 const SHOWN = 5;
 // The runtime may prefix a failed host result ("The action failed: ..."); the sentence is the SDK's own.
@@ -31,7 +31,6 @@ function sentence(text: string): string {
 }
 
 const words = (name: string) => wordsOf(name).join(" ");
-const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const lower = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 function firstSentence(text: string): string {

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { inside, type Quote, quotes, type Token, tokenize } from "./_text.ts";
+import { capital, inside, type Quote, quotes, type Token, tokenize } from "./_text.ts";
 
 /** The part of a JSON schema the planner reads; everything else is ignored. */
 export interface Schema {
@@ -162,7 +162,7 @@ export function fillArguments(schema: unknown, segment: string): Record<string, 
     let end = segment.length;
     for (const u of used) if (u.start >= start && u.start < end) end = u.start;
     const text = segment.slice(start, end).replace(TRAILING, "").trim();
-    if (text && text.length <= 120) args[key] = text.charAt(0).toUpperCase() + text.slice(1);
+    if (text && text.length <= 120) args[key] = capital(text);
   }
   return args;
 }

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { fillArguments, type Schema } from "./_args.ts";
+import { fillArguments, type Schema, TITLE_KEY } from "./_args.ts";
 import { findItem, type Item } from "./_items.ts";
 import type { Action, NamedCall } from "./_match.ts";
 import { stem, type Token, tokenize, wordsOf } from "./_text.ts";
@@ -93,6 +93,22 @@ export function missingItem(action: Action, input: Record<string, unknown>): str
   const required = requiredOf(action.schema);
   return propertiesOf(action.schema).find(([k, p]) =>
     required.includes(k) && !(k in input) && isItemKey(k, p)
+  )?.[0];
+}
+
+/**
+ * The required title a call still lacks ("create an issue" names none), if any: the planner
+ * asks for it instead of making a call the runtime would refuse.
+ *
+ * @example
+ * ```ts
+ * missingTitle(createIssue, {}); // "title"
+ * ```
+ */
+export function missingTitle(action: Action, input: Record<string, unknown>): string | undefined {
+  const required = requiredOf(action.schema);
+  return propertiesOf(action.schema).find(([k, p]) =>
+    required.includes(k) && !(k in input) && TITLE_KEY.test(k) && p.type === "string"
   )?.[0];
 }
 

@@ -10,14 +10,14 @@
 
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { describeScreen, helpText, notUnderstood, reportResults } from "./_answer.ts";
-import { fillArguments, TITLE_KEY } from "./_args.ts";
+import { fillArguments } from "./_args.ts";
 import { type ContextFacts, readContext } from "./_context.ts";
-import { intendedCall, missingItem, type Screen } from "./_intent.ts";
-import { describeItem, findItem, itemsOf, selectedOf } from "./_items.ts";
+import { intendedCall, missingItem, missingTitle, type Screen } from "./_intent.ts";
+import { describeItem, findItem, itemsOf, selectedOf, stemSet } from "./_items.ts";
 import { type Action, type NamedCall, namedCalls } from "./_match.ts";
 import { readPrompt } from "./_prompt.ts";
 import { meantForMe, missingVerb, plainWords } from "./_phrase.ts";
-import { stem, tokenize, wordsOf } from "./_text.ts";
+import { capital, stem, tokenize, wordsOf } from "./_text.ts";
 import { POINTERS, STOP_WORDS, triggersOf } from "./_vocabulary.ts";
 
 /** A call in the planner's answer; `input` is the JSON-encoded arguments. */
@@ -62,13 +62,9 @@ const THANKS = /^(?:thanks|thank you|cheers|great|perfect|nice|ok(?:ay)?)\b/i;
 // correction may have made "assigned" "assignee").
 const ABOUT =
   /^(?:what(?:'s|\s+is|\s+was)?|tell me(?: more)? about|summari[sz]e|describe|explain|who(?:'s|\s+is)?\s+(?:assign\w*|working)|(?:what(?:'s|\s+is)\s+)?the status of)\b/i;
-const QUESTION_WORDS = stemSetOf(
+const QUESTION_WORDS = stemSet(
   "what tell more about summarize summarise describe explain who assigned working status",
 );
-
-function stemSetOf(text: string): Set<string> {
-  return new Set(tokenize(text).map((t) => t.stem));
-}
 
 /**
  * The answer to a question about one item on screen, from what the page says of it; undefined
@@ -88,7 +84,7 @@ function aboutItem(
     return item
       ? `${describeItem(item)}.`
       : `${
-        kind === "one" ? "That one" : `${kind.charAt(0).toUpperCase()}${kind.slice(1)} ${number}`
+        kind === "one" ? "That one" : `${capital(kind)} ${number}`
       } is not in the list on screen now.`;
   }
   const tokens = tokenize(text);
@@ -156,22 +152,16 @@ function whoIsMe(call: NamedCall | undefined, actions: Action[]): string | undef
   return undefined;
 }
 
-/** The required title-like argument a call lacks ("create an issue" says no title), if any. */
-function untitled(call: NamedCall, actions: readonly Action[]): string | undefined {
-  const schema = actions.find((a) => a.name === call.name)?.schema as
-    | { required?: unknown; properties?: Record<string, { type?: unknown }> }
-    | undefined;
-  const required = Array.isArray(schema?.required) ? schema.required : [];
-  return required.find((key): key is string =>
-    typeof key === "string" && TITLE_KEY.test(key) && !(key in call.input) &&
-    schema?.properties?.[key]?.type === "string"
-  );
-}
-
 /** Whether the call lacks the item it must name. */
 function missing(call: NamedCall, actions: readonly Action[]): boolean {
   const action = actions.find((a) => a.name === call.name);
   return !!action && missingItem(action, call.input) !== undefined;
+}
+
+/** The title the call lacks, if any. */
+function untitled(call: NamedCall, actions: readonly Action[]): string | undefined {
+  const action = actions.find((a) => a.name === call.name);
+  return action && missingTitle(action, call.input);
 }
 
 /** "it", "this issue", "the selected one": the words of a request that point at an item. */
@@ -259,12 +249,14 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
   const scanned = plainWords(prompt.text.slice(0, PLANNER_SCAN_CHARS), actions, screen.items);
   let named: NamedCall[] = [];
   let text = "";
+  // A question about one item is answered from the page, even where its words name an action
+  // ("who is assigned to 42?").
+  const about = prompt.results.length === 0 ? aboutItem(scanned.trim(), facts, screen) : undefined;
   if (prompt.results.length > 0) {
     named = namedCalls(scanned, actions, screen);
     if (named.length === 0) text = reportResults(prompt.results);
-  } else if ((text = aboutItem(scanned.trim(), facts, screen) ?? "")) {
-    // A question about one item is answered from the page, even where its words name an action
-    // ("who is assigned to 42?").
+  } else if (about !== undefined) {
+    text = about;
   } else {
     named = namedCalls(scanned, actions, screen);
     const answer = named.length === 0 ? plainAnswer(scanned, actions, facts, screen) : undefined;
@@ -308,13 +300,14 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
     text = whichOne(unclear.name, facts, screen, scanned);
     named = [];
   }
-  const nameless = named.find((c) => untitled(c, actions));
+  const nameless = named.map((c) => ({ call: c, key: untitled(c, actions) }))
+    .find((n) => n.key !== undefined);
   if (nameless && prompt.results.length === 0) {
     // The same for a new thing without its title.
-    const key = untitled(nameless, actions)!;
+    const key = nameless.key!;
     // The person's own request with the quotes to fill ("set title 5" → set title 5 "…").
     const request = scanned.trim().replace(/[.!?]+$/, "");
-    const asked = request.length <= 60 ? request : wordsOf(nameless.name).join(" ");
+    const asked = request.length <= 60 ? request : wordsOf(nameless.call.name).join(" ");
     text = `What should its ${wordsOf(key).join(" ")} be? Put it in quotes, e.g. “${asked} "…"”.`;
     named = [];
   }

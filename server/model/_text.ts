@@ -63,6 +63,18 @@ export function tokenize(text: string): Token[] {
 }
 
 /**
+ * The text with its first letter in capitals.
+ *
+ * @example
+ * ```ts
+ * capital("open issue"); // "Open issue"
+ * ```
+ */
+export function capital(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
  * The lowercase words of an identifier or phrase.
  *
  * @example
