@@ -27,6 +27,11 @@ export const PHRASINGS: [string, Expected][] = [
   ["what is on screen?", /issues view[\s\S]*\n- Issues: #67 Changelog page for 3\.2/],
   ["show me the issues assigned to alice", ["filter_issues", { assignee: "alice" }]],
   ["open the issue about login", ["open_issue", { number: 42 }]],
+  // By place in the list on screen.
+  ["open the first issue", ["open_issue", { number: 67 }]],
+  ["close the last issue", ["change_status", { number: 7, status: "closed" }]],
+  ["select the second bug", ["select_issue", { number: 51 }]],
+  ["show issues about login", ["filter_issues", { query: "login" }]],
   ["show only bugs", ["show_only", { label: "bug" }]],
   ["change status of issue 42 to closed", ["change_status", { number: 42, status: "closed" }]],
   [`create issue "Dark mode flickers" label ui`, [
@@ -220,6 +225,21 @@ export const PHRASINGS: [string, Expected][] = [
   ["thanks", /welcome/],
   ["thank you!", /welcome/],
   ["how many issues are there?", /Shown: 14 of 18 issues/],
+  // Counted among the issues on screen by what they say of themselves.
+  ["how many bugs are there?", /^6 of the 14 issues on screen match “bugs”:\n- #58 /],
+  ["how many open issues are there?", /^All 14 issues on screen match “open”\.$/],
+  ["how many closed issues are there?", /^None of the 14 issues on screen match “closed”\.$/],
+  [
+    "how many bugs are assigned to alice?",
+    /^3 of the 14 issues on screen match “bugs” and “alice”/,
+  ],
+  // A change asked of several at once: one at a time, and the request for the first.
+  ["close all bugs", /^I close one issue at a time\.[\s\S]*Say “close issue 58”, then the next\.$/],
+  ["assign all docs issues to dana", /Say “assign issue 67 to dana”, then the next\.$/],
+  [
+    "who is working on the login bug?",
+    /^#42 Fix login redirect loop on expired sessions \(open, bug, alice\)\.$/,
+  ],
   [
     "open the issue about unicorns",
     /^Which issue do you mean\? Tell me its number, e\.g\. “open issue 67”/,

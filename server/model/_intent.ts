@@ -13,7 +13,7 @@
  */
 
 import { fillArguments, type Schema, TITLE_KEY } from "./_args.ts";
-import { findItem, type Item } from "./_items.ts";
+import { findItem, type Item, ordinalItem } from "./_items.ts";
 import type { Action, NamedCall } from "./_match.ts";
 import { stem, type Token, tokenize, wordsOf } from "./_text.ts";
 import { POINTERS, STOP_WORDS, triggersOf, verbOfValue } from "./_vocabulary.ts";
@@ -75,7 +75,7 @@ export function completeItem(
   for (const value of Object.values(args)) {
     if (typeof value === "string") { for (const t of tokenize(value)) ignore.add(t.stem); }
   }
-  const number = findItem(tokens, screen.items, screen.selected, ignore);
+  const number = findItem(tokens, screen.items, screen.selected, ignore, screen.kind);
   return number === undefined ? args : { ...args, [key]: number };
 }
 
@@ -183,8 +183,14 @@ function weigh(
       evidence = true;
     }
   }
+  const before = Object.keys(input).length;
   input = completeItem(action, input, tokens, screen);
   score += Object.keys(input).length;
+  // "the second bug" names one item by its place: only an action that takes an item can use it,
+  // so its words count for that action rather than as a filter's label.
+  if (Object.keys(input).length > before && ordinalItem(tokens, screen.items, screen.kind)) {
+    score += 2;
+  }
   // A value the words name that this action cannot take ("bob" for a label-only filter) counts against it.
   const taken = new Set(Object.values(input).map((v) => String(v).toLowerCase()));
   for (const value of mentioned) if (!taken.has(value)) score -= 2;

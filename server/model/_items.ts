@@ -94,9 +94,62 @@ export function selectedOf(facts: ContextFacts): number | undefined {
   return Number.isInteger(s) ? s as number : undefined;
 }
 
+/** Where an ordinal word puts an item in the list on screen (-1: the last). */
+const ORDINALS: ReadonlyMap<string, number> = new Map([
+  ["first", 0],
+  ["top", 0],
+  ["second", 1],
+  ["third", 2],
+  ["fourth", 3],
+  ["fifth", 4],
+  ["last", -1],
+  ["bottom", -1],
+]);
+
 /**
- * The item the words mean: the one whose title shares the most meaningful
- * words with them (a unique best), or the selected one when they point at it.
+ * Whether one of the item's facts (its state, labels, assignee) is the word `stem`.
+ *
+ * @example
+ * ```ts
+ * hasFact({ number: 42, title: "Fix login", facts: ["open", "bug, ui"] }, "bug"); // true
+ * ```
+ */
+export function hasFact(item: Item, stem: string): boolean {
+  return item.facts.some((f) => tokenize(f).some((t) => t.stem === stem));
+}
+
+/**
+ * The item an ordinal names by its place in the list on screen: "the first issue", "the last
+ * one", "the second bug" (among the items with that fact). Undefined without an ordinal
+ * followed by the items' kind, "one", or one of their facts.
+ *
+ * @example
+ * ```ts
+ * ordinalItem(tokenize("close the first issue"), items, "issue"); // items[0].number
+ * ```
+ */
+export function ordinalItem(
+  tokens: readonly Token[],
+  items: readonly Item[],
+  kind: string | undefined,
+): number | undefined {
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const place = ORDINALS.get(tokens[i].word);
+    if (place === undefined) continue;
+    const next = tokens[i + 1].stem;
+    const among = next === kind || next === "one" || next === "item"
+      ? items
+      : items.filter((item) => hasFact(item, next));
+    if (among.length === 0) continue;
+    return among.at(place)?.number;
+  }
+  return undefined;
+}
+
+/**
+ * The item the words mean: the one named by its place in the list ("the first issue"), the
+ * one whose title shares the most meaningful words with them (a unique best), or the selected
+ * one when they point at it.
  *
  * @example
  * ```ts
@@ -108,7 +161,10 @@ export function findItem(
   items: readonly Item[],
   selected: number | undefined,
   ignore: ReadonlySet<string>,
+  kind?: string,
 ): number | undefined {
+  const placed = ordinalItem(tokens, items, kind);
+  if (placed !== undefined) return placed;
   const wanted = new Set<string>();
   let pointer = false;
   for (const t of tokens) {

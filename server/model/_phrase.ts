@@ -90,7 +90,7 @@ const REWRITES: [RegExp, string][] = [
 
 // Searching without quotes: the words after the verb are the text to look for.
 const SEARCH =
-  /^(?:please )?(?:search(?: issues)?(?: for)?|look (?:for|up)|find(?: issues)?(?: about| with| containing| mentioning)?|issues (?:about|mentioning|containing|with))\s+(?!")(.+?)[.?!]*$/i;
+  /^(?:please )?(?:search(?: issues)?(?: for)?|look (?:for|up)|find(?: issues)?(?: about| with| containing| mentioning)?|(?:(?:show|list|display|give|get)(?: me)?(?: all)?(?: the)? )?issues (?:about|mentioning|containing|with|matching))\s+(?!")(.+?)[.?!]*$/i;
 
 /**
  * Request verbs the planner knows as such: when a message starts with one

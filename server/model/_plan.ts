@@ -11,9 +11,10 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { describeScreen, helpText, notUnderstood, reportResults } from "./_answer.ts";
 import { fillArguments } from "./_args.ts";
+import { countAnswer, type Listed, oneAtATime } from "./_groups.ts";
 import { type ContextFacts, readContext } from "./_context.ts";
 import { intendedCall, missingItem, missingTitle, type Screen } from "./_intent.ts";
-import { describeItem, findItem, itemsOf, selectedOf, stemSet } from "./_items.ts";
+import { describeItem, findItem, hasFact, itemsOf, selectedOf, stemSet } from "./_items.ts";
 import { type Action, type NamedCall, namedCalls } from "./_match.ts";
 import { readPrompt } from "./_prompt.ts";
 import { meantForMe, missingVerb, plainWords } from "./_phrase.ts";
@@ -88,11 +89,14 @@ function aboutItem(
       } is not in the list on screen now.`;
   }
   const tokens = tokenize(text);
-  // "the login issue" names one; "issues about login" asks for a search, not this answer.
-  const named = tokens.some((t) => t.word === kind || POINTERS.has(t.word));
+  // "the login issue" and "the login bug" name one; "issues about login" asks for a search,
+  // not this answer.
+  const named = tokens.some((t) =>
+    t.word === kind || POINTERS.has(t.word) || screen.items.some((i) => hasFact(i, t.word))
+  );
   if (!named) return undefined;
   const ignore = new Set([...screen.vocabulary ?? [], ...QUESTION_WORDS]);
-  const found = findItem(tokens, screen.items, screen.selected, ignore);
+  const found = findItem(tokens, screen.items, screen.selected, ignore, screen.kind);
   const item = screen.items.find((i) => i.number === found);
   return item ? `${describeItem(item)}.` : undefined;
 }
@@ -126,6 +130,12 @@ function plainAnswer(
 function kindOf(facts: ContextFacts | undefined): string {
   const list = facts?.data.find((d) => Array.isArray(d.value) && d.count);
   return list ? stem(wordsOf(list.name).at(-1) ?? "one") : "one";
+}
+
+/** What the page calls its items ("issues"), from the data entry that lists them. */
+function kindsOf(facts: ContextFacts | undefined): string {
+  const list = facts?.data.find((d) => Array.isArray(d.value) && d.count);
+  return list ? wordsOf(list.name).join(" ") : "items";
 }
 
 /** The action the first meaningful word is a verb of, with no arguments. */
@@ -251,7 +261,12 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
   let text = "";
   // A question about one item is answered from the page, even where its words name an action
   // ("who is assigned to 42?").
-  const about = prompt.results.length === 0 ? aboutItem(scanned.trim(), facts, screen) : undefined;
+  const listed: Listed = { items: screen.items, kind, kinds: kindsOf(facts) };
+  const about = prompt.results.length === 0
+    ? countAnswer(scanned.trim(), listed, actions) ??
+      oneAtATime(scanned.trim(), listed, actions) ??
+      aboutItem(scanned.trim(), facts, screen)
+    : undefined;
   if (prompt.results.length > 0) {
     named = namedCalls(scanned, actions, screen);
     if (named.length === 0) text = reportResults(prompt.results);

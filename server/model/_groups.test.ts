@@ -1,0 +1,96 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { countAnswer, type Listed, oneAtATime } from "./_groups.ts";
+import { findItem, type Item, ordinalItem } from "./_items.ts";
+import type { Action } from "./_match.ts";
+import { tokenize } from "./_text.ts";
+
+// A task board, not the demo's issue tracker: nothing here may depend on the demo's words.
+const items: Item[] = [
+  { number: 9, title: "Write the launch post", facts: ["todo", "marketing", "ines"] },
+  { number: 8, title: "Fix the upload timeout", facts: ["doing", "backend", "omar"] },
+  { number: 5, title: "Rotate the API keys", facts: ["todo", "backend"] },
+  { number: 2, title: "Book the venue", facts: ["done", "events", "ines"] },
+];
+const listed: Listed = { items, kind: "task", kinds: "tasks" };
+const object = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: "object",
+  properties,
+  required,
+});
+const actions: Action[] = [
+  {
+    name: "move_task",
+    description: "Move a task to another column.",
+    schema: object({ id: { type: "integer" }, column: { enum: ["todo", "doing", "done"] } }, [
+      "id",
+      "column",
+    ]),
+  },
+  {
+    name: "archive_task",
+    description: "Archive a task.",
+    schema: object({ id: { type: "integer" } }, ["id"]),
+  },
+  {
+    name: "show_column",
+    description: "Show only one column.",
+    schema: object({ column: { enum: ["todo", "doing", "done", "archived"] } }, ["column"]),
+  },
+];
+
+test("an ordinal names an item by its place in the list on screen", () => {
+  const place = (text: string) => ordinalItem(tokenize(text), items, "task");
+  assert.equal(place("archive the first task"), 9);
+  assert.equal(place("archive the last one"), 2);
+  assert.equal(place("the second backend task"), 5, "the second of those with the fact");
+  assert.equal(place("the second big task"), undefined, "what follows says what the items are");
+  assert.equal(place("the third item"), 5);
+  assert.equal(place("the fifth task"), undefined, "past the end of the list");
+  assert.equal(place("first things first"), undefined, "not followed by what the items are");
+  // The place wins over words of a title ("the first" is no part of "Write the launch post").
+  assert.equal(
+    findItem(tokenize("the last task, the venue one"), items, undefined, new Set(), "task"),
+    2,
+  );
+});
+
+test("a count names how many of the items on screen match, and which", () => {
+  assert.equal(
+    countAnswer("how many backend tasks are there?", listed, actions),
+    "2 of the 4 tasks on screen match “backend”:\n- #8 Fix the upload timeout\n- #5 Rotate the API keys",
+  );
+  assert.equal(
+    countAnswer("how many todo tasks does ines have?", listed, actions),
+    "1 of the 4 tasks on screen match “todo” and “ines”:\n- #9 Write the launch post",
+  );
+  // "archived" is a value an action takes, so it is understood though no task on screen has it.
+  assert.equal(
+    countAnswer("how many archived tasks?", listed, actions),
+    "None of the 4 tasks on screen match “archived”.",
+  );
+  assert.equal(countAnswer("how many tasks are there?", listed, actions), undefined);
+  assert.equal(countAnswer("archive the backend tasks", listed, actions), undefined);
+});
+
+test("a change asked of several items says it goes one at a time and names the first", () => {
+  assert.equal(
+    oneAtATime("archive all backend tasks", listed, actions),
+    "I archive one task at a time. The tasks on screen that match “backend”:\n" +
+      "- #8 Fix the upload timeout\n- #5 Rotate the API keys\n\n" +
+      "Say “archive task 8”, then the next.",
+  );
+  // The words after "to" are the rest of the request, not which tasks.
+  assert.match(
+    oneAtATime("move every todo task to done", listed, actions)!,
+    /match “todo”:[\s\S]*Say “move task 9 to done”, then the next\.$/,
+  );
+  assert.equal(
+    oneAtATime("archive all events tasks owned by omar", listed, actions),
+    "I archive one task at a time. The tasks on screen that match “events”:\n" +
+      "- #2 Book the venue\n\nSay “archive task 2 owned by omar”, then the next.",
+  );
+  // Looking is not a change: "show all todo tasks" is the filter's, never one at a time.
+  assert.equal(oneAtATime("show all todo tasks", listed, actions), undefined);
+  assert.equal(oneAtATime("archive the first task", listed, actions), undefined);
+});

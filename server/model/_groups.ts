@@ -1,0 +1,162 @@
+/**
+ * Requests about several items at once, which the offline planner answers in
+ * words: "how many open bugs are there?" counts the items on screen that match,
+ * and "close all bugs" says that each change names one item, listing the
+ * items the words mean and a request that names the first of them.
+ *
+ * Which items the words mean is read from what the items say of themselves
+ * (their state, labels, assignee: `Item.facts`) and the values the offered
+ * actions take, so "closed" is understood on a list that shows none.
+ *
+ * @module
+ */
+
+import { hasFact, type Item } from "./_items.ts";
+import type { Action } from "./_match.ts";
+import { stem, type Token, tokenize, truncate } from "./_text.ts";
+import { STOP_WORDS, triggersOf } from "./_vocabulary.ts";
+import { missingItem } from "./_intent.ts";
+
+/** What the planner knows of the items for these answers. */
+export interface Listed {
+  items: readonly Item[];
+  /** What one item is called ("issue"), from the data entry that lists them. */
+  kind: string;
+  /** The plural the page uses ("issues"). */
+  kinds: string;
+}
+
+// Items listed by number and title in an answer; past this, how many more.
+const LISTED = 5;
+const HOW_MANY = /^how many\b/i;
+const ALL = new Set(["all", "every", "each", "both"]);
+// Where the words naming the items end and the rest of a request begins.
+const REST = new Set(["to", "as", "into", "for", "from", "by", "with", "and", "then"]);
+// The verbs that only show or pick an item: "show all bugs" is a filter, never a change to each.
+const LOOKING = new Set(
+  "open show view display see read select choose pick highlight focus find search list look filter go get give"
+    .split(" "),
+);
+
+/** The stems of every enum value the offered actions take ("closed", "bug", "alice"). */
+function valueStems(actions: readonly Action[]): Set<string> {
+  const out = new Set<string>();
+  for (const a of actions) {
+    const props = (a.schema as { properties?: Record<string, { enum?: unknown[] }> })?.properties;
+    for (const p of Object.values(props ?? {})) {
+      for (const v of Array.isArray(p?.enum) ? p.enum : []) {
+        if (typeof v === "string" && !/\s/.test(v)) out.add(stem(v.toLowerCase()));
+      }
+    }
+  }
+  return out;
+}
+
+/** The words among `tokens` that say which items: facts of some item, or values an action takes. */
+function factWords(tokens: readonly Token[], listed: Listed, actions: readonly Action[]): Token[] {
+  const values = valueStems(actions);
+  const out: Token[] = [];
+  for (const t of tokens) {
+    if (STOP_WORDS.has(t.word) || t.stem === listed.kind || out.some((o) => o.stem === t.stem)) {
+      continue;
+    }
+    if (values.has(t.stem) || listed.items.some((i) => hasFact(i, t.stem))) out.push(t);
+  }
+  return out;
+}
+
+/** The items each of `words` is a fact of. */
+const matchingAll = (items: readonly Item[], words: readonly Token[]) =>
+  items.filter((i) => words.every((w) => hasFact(i, w.stem)));
+
+/** Items as the lines of a list, the first few by number and title, then how many more. */
+function lines(items: readonly Item[]): string {
+  const shown = items.slice(0, LISTED).map((i) => `- #${i.number} ${truncate(i.title, 60)}`);
+  if (items.length > LISTED) shown.push(`- and ${items.length - LISTED} more`);
+  return shown.join("\n");
+}
+
+// The words as the person typed them: “docs”, not the stem “doc”.
+const quoted = (words: readonly Token[]) => words.map((w) => `“${w.word}”`).join(" and ");
+
+/**
+ * The answer to "how many … ?" with words that say which items ("how many open bugs are
+ * there?"), counted among the items on screen; undefined for any other text, and for a count
+ * of everything (the description of the screen says how many it shows).
+ *
+ * @example
+ * ```ts
+ * countAnswer("how many bugs?", listed, actions); // "6 of the 14 issues on screen match “bug”:\n- #58 …"
+ * ```
+ */
+export function countAnswer(
+  text: string,
+  listed: Listed,
+  actions: readonly Action[],
+): string | undefined {
+  if (!HOW_MANY.test(text) || listed.items.length === 0) return undefined;
+  const words = factWords(tokenize(text), listed, actions);
+  if (words.length === 0) return undefined;
+  const matching = matchingAll(listed.items, words);
+  const total = `the ${listed.items.length} ${listed.kinds} on screen`;
+  if (matching.length === 0) return `None of ${total} match ${quoted(words)}.`;
+  if (matching.length === listed.items.length) {
+    return `All ${listed.items.length} ${listed.kinds} on screen match ${quoted(words)}.`;
+  }
+  return `${matching.length} of ${total} match ${quoted(words)}:\n${lines(matching)}`;
+}
+
+/**
+ * The answer to a change asked of several items at once ("close all bugs", "assign every
+ * docs issue to dana") when the action it names changes one item a call: which items the
+ * words mean and the request for the first of them. Undefined for any other text.
+ *
+ * @example
+ * ```ts
+ * oneAtATime("close all bugs", listed, actions); // "I close one issue at a time. …"
+ * ```
+ */
+export function oneAtATime(
+  text: string,
+  listed: Listed,
+  actions: readonly Action[],
+): string | undefined {
+  const tokens = tokenize(text);
+  const all = tokens.findIndex((t) => ALL.has(t.word));
+  const verb = tokens.find((t) => !STOP_WORDS.has(t.word));
+  if (all < 0 || !verb || LOOKING.has(verb.stem) || listed.items.length === 0) return undefined;
+  const triggered = actions.filter((a) => triggersOf(a.name, a.description).has(verb.stem));
+  const action = triggered.find((a) => missingItem(a, {}) !== undefined);
+  if (!action) return undefined;
+  // The words after "all" that say which items, up to the last of them within four words and
+  // before the rest of the request ("assign all bugs to bob").
+  const phrase = tokens.slice(all + 1, all + 5);
+  const rest = phrase.findIndex((t) => REST.has(t.word));
+  if (rest >= 0) phrase.length = rest;
+  const values = valueStems(actions);
+  let end = -1;
+  phrase.forEach((t, i) => {
+    if (
+      t.stem === listed.kind || values.has(t.stem) || listed.items.some((x) => hasFact(x, t.stem))
+    ) {
+      end = i;
+    }
+  });
+  if (end < 0) return undefined;
+  const words = factWords(phrase.slice(0, end + 1), listed, actions);
+  const matching = matchingAll(listed.items, words);
+  const head = `I ${verb.word} one ${listed.kind} at a time.`;
+  const which = words.length ? ` that match ${quoted(words)}` : "";
+  if (matching.length === 0) {
+    return `${head} None of the ${listed.kinds} on screen match ${quoted(words)}.`;
+  }
+  // The person's own request with the first item's number where they said "all …".
+  const request = text.slice(0, tokens[all].start) + `${listed.kind} ${matching[0].number}` +
+    text.slice(phrase[end].end);
+  const example = request.length <= 80
+    ? request.trim().replace(/[.!?]+$/, "").replace(/\s+/g, " ")
+    : undefined;
+  return `${head} The ${listed.kinds} on screen${which}:\n${lines(matching)}\n\n${
+    example ? `Say “${example}”, then the next.` : "Name them one by one."
+  }`;
+}
