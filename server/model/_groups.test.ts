@@ -94,3 +94,21 @@ test("a change asked of several items says it goes one at a time and names the f
   assert.equal(oneAtATime("show all todo tasks", listed, actions), undefined);
   assert.equal(oneAtATime("archive the first task", listed, actions), undefined);
 });
+
+test("a list of the matching items names at most five, and how many more", () => {
+  const many = Array.from({ length: 8 }, (_, i) => ({
+    number: 100 - i,
+    title: `Task ${i}`,
+    facts: ["todo"],
+  }));
+  const lines = (n: number) =>
+    countAnswer(
+      "how many todo tasks?",
+      { ...listed, items: [...many.slice(0, n), items[1]] },
+      actions,
+    )!
+      .split("\n").slice(1);
+  assert.equal(lines(5).length, 5);
+  assert.deepEqual(lines(6).at(-1), "- #95 Task 5", "a sixth is listed, not counted");
+  assert.deepEqual(lines(8).slice(4), ["- #96 Task 4", "- and 3 more"]);
+});

@@ -71,8 +71,10 @@ const matchingAll = (items: readonly Item[], words: readonly Token[]) =>
 
 /** Items as the lines of a list, the first few by number and title, then how many more. */
 function lines(items: readonly Item[]): string {
-  const shown = items.slice(0, LISTED).map((i) => `- #${i.number} ${truncate(i.title, 60)}`);
-  if (items.length > LISTED) shown.push(`- and ${items.length - LISTED} more`);
+  // "and 1 more" would take a line as long as the item it stands for.
+  const count = items.length === LISTED + 1 ? items.length : LISTED;
+  const shown = items.slice(0, count).map((i) => `- #${i.number} ${truncate(i.title, 60)}`);
+  if (items.length > count) shown.push(`- and ${items.length - count} more`);
   return shown.join("\n");
 }
 
