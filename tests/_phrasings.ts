@@ -254,6 +254,9 @@ export const PHRASINGS: [string, Expected][] = [
   ["label 42 as ui", NO_LABEL_ACTION],
   ["add the performance label to 31", NO_LABEL_ACTION],
   ["tag 12 as docs", /no action here to tag/i],
+  // Only milestones can be renamed here, and the words name an issue.
+  ["rename issue 42", /^There is no action here to rename an issue\./],
+  ["what issues are assigned to me?", WHO_IS_ME],
   ["comment on 42", /no action here to comment/i],
   ["archive 31", /no action here to archive/i],
   ["export the list", /no action here to export/i],

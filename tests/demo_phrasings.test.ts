@@ -155,6 +155,25 @@ test(`"close issue 42 and select issue 7" makes both calls, in order`, async () 
   ]);
 });
 
+test(`"close 42, 31 and 7" makes a call for each number, in the order said`, async () => {
+  const calls = async (prompt: string) =>
+    (await generateText({ model: offlineModel(), prompt: block + prompt, tools })).toolCalls
+      .map((c) => [c.toolName, c.input]);
+  assert.deepEqual(await calls("close 42, 31 and 7"), [
+    ["change_status", { number: 42, status: "closed" }],
+    ["change_status", { number: 31, status: "closed" }],
+    ["change_status", { number: 7, status: "closed" }],
+  ]);
+  assert.deepEqual(await calls("assign #58 and #51 to bob"), [
+    ["assign_issue", { number: 58, assignee: "bob" }],
+    ["assign_issue", { number: 51, assignee: "bob" }],
+  ]);
+  // A number said twice is one call.
+  assert.deepEqual(await calls("close 42 and 42"), [
+    ["change_status", { number: 42, status: "closed" }],
+  ]);
+});
+
 test("a very long message still finds the request at its start (the planner reads a bounded prefix)", async () => {
   const long = "close issue 42 " + "and then some more words about nothing ".repeat(20_000);
   const result = await generateText({ model: offlineModel(), prompt: block + long, tools });

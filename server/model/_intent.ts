@@ -112,6 +112,11 @@ export function missingTitle(action: Action, input: Record<string, unknown>): st
   )?.[0];
 }
 
+function withoutKey(input: Record<string, unknown>, key: string): Record<string, unknown> {
+  const { [key]: _, ...rest } = input;
+  return rest;
+}
+
 interface Weighed {
   action: Action;
   score: number;
@@ -169,7 +174,15 @@ function weigh(
   for (const [key, prop] of propertiesOf(action.schema)) {
     if (!Array.isArray(prop.enum)) continue;
     if (key in input) {
-      score += 2 * Math.max(1, tokenize(String(input[key])).length);
+      // A value that is only the name of what the page lists ("issues" as a page to go to) says
+      // which value when the action's verb was said, never which action: "rename issue 42" is
+      // no request to go to the issues page.
+      const stems = tokenize(String(input[key])).map((t) => t.stem);
+      if (hit < 0 && screen.kind !== undefined && stems.every((s) => s === screen.kind)) {
+        input = withoutKey(input, key);
+        continue;
+      }
+      score += 2 * Math.max(1, stems.length);
       evidence = true;
       continue;
     }

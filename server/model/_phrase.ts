@@ -16,7 +16,7 @@
 
 import type { Action } from "./_match.ts";
 import type { Item } from "./_items.ts";
-import { tokenize, wordsOf } from "./_text.ts";
+import { stem, tokenize, wordsOf } from "./_text.ts";
 import { STOP_WORDS, triggersOf } from "./_vocabulary.ts";
 
 // Words the planner understands whatever the page offers (its plain answers, its rewrites).
@@ -259,13 +259,23 @@ export function plainWords(
  * missingVerb("label 42 as ui", actions); // "label"
  * ```
  */
-export function missingVerb(text: string, actions: readonly Action[]): string | undefined {
+export function missingVerb(
+  text: string,
+  actions: readonly Action[],
+  kind?: string,
+): string | undefined {
   const words = wordsOf(text).filter((w) =>
     !/^(?:please|can|could|you|would|i|want|to|like|kindly)$/.test(w)
   );
   const verb = words[0];
   if (!verb || !REQUEST_VERBS.has(verb)) return undefined;
-  for (const a of actions) if (triggersOf(a.name, a.description).has(verb)) return undefined;
+  // "rename issue 42" where only milestones can be renamed: the verb is there, for another kind.
+  const about = kind !== undefined && words.slice(1, 3).some((w) => stem(w) === kind);
+  for (const a of actions) {
+    if (!triggersOf(a.name, a.description).has(verb)) continue;
+    const nouns = wordsOf(a.name).slice(1).map(stem);
+    if (!about || nouns.length === 0 || nouns.includes(kind)) return undefined;
+  }
   return verb;
 }
 

@@ -116,7 +116,7 @@ function plainAnswer(
     return `Hello! ${helpText(actions, facts, screen.items)}`;
   }
   if (THANKS.test(t) && short) return "You're welcome.";
-  const verb = missingVerb(t, actions);
+  const verb = missingVerb(t, actions, screen.kind);
   if (verb !== undefined) {
     const kind = kindOf(facts);
     return `There is no action here to ${verb} ${kind === "one" ? "that" : `an ${kind}`}. ${
@@ -145,13 +145,26 @@ function byVerb(text: string, actions: readonly Action[]): NamedCall | undefined
   return action ? { name: action.name, input: {} } : undefined;
 }
 
-/** The answer to "assign 27 to me" when the action takes a person from a list that has no "me". */
+// An argument that names a person.
+const PERSON = /assign|owner|user|person|author|member|reviewer/i;
+
+/**
+ * The answer to "assign 27 to me" when the action takes a person from a list that has no "me";
+ * with no call ("what issues are assigned to me?"), any action's list of people.
+ */
 function whoIsMe(call: NamedCall | undefined, actions: Action[]): string | undefined {
-  const action = call && actions.find((a) => a.name === call.name);
+  if (!call) {
+    for (const a of actions) {
+      const answer = whoIsMe({ name: a.name, input: {} }, actions);
+      if (answer !== undefined) return answer;
+    }
+    return undefined;
+  }
+  const action = actions.find((a) => a.name === call.name);
   const props = (action?.schema as { properties?: Record<string, { enum?: unknown[] }> })
     ?.properties ?? {};
   for (const [key, prop] of Object.entries(props)) {
-    if (!Array.isArray(prop.enum) || key in (call?.input ?? {})) continue;
+    if (!Array.isArray(prop.enum) || key in call.input || !PERSON.test(key)) continue;
     if (prop.enum.some((v) => String(v).toLowerCase() === "me")) return undefined;
     const names = prop.enum.map(String);
     const list = names.length > 1
@@ -172,6 +185,31 @@ function missing(call: NamedCall, actions: readonly Action[]): boolean {
 function untitled(call: NamedCall, actions: readonly Action[]): string | undefined {
   const action = actions.find((a) => a.name === call.name);
   return action && missingTitle(action, call.input);
+}
+
+/** Most calls one request makes for a list of numbers ("close 42, 31 and 7"). */
+const MAX_EACH = 10;
+
+/**
+ * One call per number where the words list several after the one the call took ("close 42
+ * and 31" closes both, in the order said); the call alone otherwise.
+ */
+function eachNumber(call: NamedCall, text: string): NamedCall[] {
+  const key = Object.keys(call.input).find((k) => Number.isInteger(call.input[k]));
+  if (key === undefined) return [call];
+  const list = text.match(
+    new RegExp(
+      `#?\\b${call.input[key]}\\b((?:\\s*(?:,|and|&)\\s*(?:(?:issue|number) )?#?\\d{1,9}\\b)+)`,
+      "i",
+    ),
+  );
+  if (!list) return [call];
+  const more = [...list[1].matchAll(/\d{1,9}/g)].map((m) => Number(m[0]))
+    .filter((n, i, all) => n !== call.input[key] && all.indexOf(n) === i);
+  return [
+    call,
+    ...more.slice(0, MAX_EACH - 1).map((n) => ({ ...call, input: { ...call.input, [key]: n } })),
+  ];
 }
 
 /** "it", "this issue", "the selected one": the words of a request that point at an item. */
@@ -309,6 +347,7 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
       if (named.length === 0) text = fallback(scanned, actions, facts, screen);
     }
   }
+  if (named.length === 1 && prompt.results.length === 0) named = eachNumber(named[0], scanned);
   const unclear = named.find((c) => missing(c, actions));
   if (unclear && prompt.results.length === 0) {
     // A call without its item would only come back refused: ask which one instead.
