@@ -31,6 +31,9 @@ export const PHRASINGS: [string, Expected][] = [
   ["open the first issue", ["open_issue", { number: 67 }]],
   ["close the last issue", ["change_status", { number: 7, status: "closed" }]],
   ["select the second bug", ["select_issue", { number: 51 }]],
+  ["open the oldest issue", ["open_issue", { number: 7 }]],
+  ["close the oldest docs issue", ["change_status", { number: 15, status: "closed" }]],
+  ["what's the newest issue?", /^#67 Changelog page for 3\.2 \(open, docs\)\.$/],
   ["show issues about login", ["filter_issues", { query: "login" }]],
   ["show only bugs", ["show_only", { label: "bug" }]],
   ["change status of issue 42 to closed", ["change_status", { number: 42, status: "closed" }]],
@@ -207,6 +210,8 @@ export const PHRASINGS: [string, Expected][] = [
   // Milestones (the tool server's tools).
   ["show milestones", ["find_milestones", {}]],
   ["list the milestones", ["find_milestones", {}]],
+  ["what milestones are there?", ["find_milestones", {}]],
+  ["what are the milestones?", ["find_milestones", {}]],
   [`find milestone "beta"`, ["find_milestones", { query: "beta" }]],
   [`create milestone "Launch party"`, ["create_milestone", { title: "Launch party" }]],
   [`new milestone "Q3" due 2027-09-30`, ["create_milestone", { title: "Q3", due: "2027-09-30" }]],

@@ -47,6 +47,10 @@ test("an ordinal names an item by its place in the list on screen", () => {
   assert.equal(place("the second big task"), undefined, "what follows says what the items are");
   assert.equal(place("the third item"), 5);
   assert.equal(place("the fifth task"), undefined, "past the end of the list");
+  // By number, wherever the list puts them: numbers are handed out in order.
+  assert.equal(place("the newest task"), 9);
+  assert.equal(place("the oldest backend task"), 5);
+  assert.equal(ordinalItem(tokenize("the oldest task"), [...items].reverse(), "task"), 2);
   assert.equal(place("first things first"), undefined, "not followed by what the items are");
   // The place wins over words of a title ("the first" is no part of "Write the launch post").
   assert.equal(

@@ -13,7 +13,7 @@
  */
 
 import { fillArguments, type Schema, TITLE_KEY } from "./_args.ts";
-import { findItem, type Item, ordinalItem } from "./_items.ts";
+import { findItem, type Item, ordinalPhrase } from "./_items.ts";
 import type { Action, NamedCall } from "./_match.ts";
 import { stem, type Token, tokenize, wordsOf } from "./_text.ts";
 import { POINTERS, STOP_WORDS, triggersOf, verbOfValue } from "./_vocabulary.ts";
@@ -201,12 +201,16 @@ function weigh(
   score += Object.keys(input).length;
   // "the second bug" names one item by its place: only an action that takes an item can use it,
   // so its words count for that action rather than as a filter's label.
-  if (Object.keys(input).length > before && ordinalItem(tokens, screen.items, screen.kind)) {
-    score += 2;
-  }
-  // A value the words name that this action cannot take ("bob" for a label-only filter) counts against it.
+  const placed = Object.keys(input).length > before
+    ? ordinalPhrase(tokens, screen.items, screen.kind)
+    : undefined;
+  if (placed) score += 2;
+  // A value the words name that this action cannot take ("bob" for a label-only filter) counts
+  // against it, unless it only said which item ("bug" in "the second bug").
   const taken = new Set(Object.values(input).map((v) => String(v).toLowerCase()));
-  for (const value of mentioned) if (!taken.has(value)) score -= 2;
+  for (const value of mentioned) {
+    if (!taken.has(value) && stem(value) !== placed?.fact) score -= 2;
+  }
   // "close it" with nothing selected still means one item: the words point at it, so the action
   // that takes an item is not marked down for lacking it, and the planner asks which one rather
   // than reading "close" as a filter.

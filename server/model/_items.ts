@@ -94,8 +94,15 @@ export function selectedOf(facts: ContextFacts): number | undefined {
   return Number.isInteger(s) ? s as number : undefined;
 }
 
-/** Where an ordinal word puts an item in the list on screen (-1: the last). */
+// Not places in the list but the highest and the lowest number.
+const NEWEST = 1_000;
+const OLDEST = -1_000;
+
+/** Where an ordinal word puts an item in the list on screen (-1: the last), or by its number. */
 const ORDINALS: ReadonlyMap<string, number> = new Map([
+  ["newest", NEWEST],
+  ["latest", NEWEST],
+  ["oldest", OLDEST],
   ["first", 0],
   ["top", 0],
   ["second", 1],
@@ -120,8 +127,41 @@ export function hasFact(item: Item, stem: string): boolean {
 
 /**
  * The item an ordinal names by its place in the list on screen: "the first issue", "the last
- * one", "the second bug" (among the items with that fact). Undefined without an ordinal
- * followed by the items' kind, "one", or one of their facts.
+ * one", "the second bug" (among the items with that fact); "the newest" and "the oldest" by
+ * its number. With it, the fact that chose among the items ("bug"), if any. Undefined without
+ * an ordinal followed by the items' kind, "one", or one of their facts.
+ *
+ * @example
+ * ```ts
+ * ordinalPhrase(tokenize("close the second bug"), items, "issue"); // { number: 51, fact: "bug" }
+ * ```
+ */
+export function ordinalPhrase(
+  tokens: readonly Token[],
+  items: readonly Item[],
+  kind: string | undefined,
+): { number: number; fact?: string } | undefined {
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const place = ORDINALS.get(tokens[i].word);
+    if (place === undefined) continue;
+    const next = tokens[i + 1].stem;
+    const all = next === kind || next === "one" || next === "item";
+    const among = all ? items : items.filter((item) => hasFact(item, next));
+    if (among.length === 0) continue;
+    const fact = all ? undefined : next;
+    if (place === NEWEST || place === OLDEST) {
+      // Numbers are handed out in order: the newest has the highest.
+      const numbers = among.map((item) => item.number);
+      return { number: place === NEWEST ? Math.max(...numbers) : Math.min(...numbers), fact };
+    }
+    const item = among.at(place);
+    return item && { number: item.number, fact };
+  }
+  return undefined;
+}
+
+/**
+ * The number of the item an ordinal names (`ordinalPhrase`).
  *
  * @example
  * ```ts
@@ -133,17 +173,7 @@ export function ordinalItem(
   items: readonly Item[],
   kind: string | undefined,
 ): number | undefined {
-  for (let i = 0; i + 1 < tokens.length; i++) {
-    const place = ORDINALS.get(tokens[i].word);
-    if (place === undefined) continue;
-    const next = tokens[i + 1].stem;
-    const among = next === kind || next === "one" || next === "item"
-      ? items
-      : items.filter((item) => hasFact(item, next));
-    if (among.length === 0) continue;
-    return among.at(place)?.number;
-  }
-  return undefined;
+  return ordinalPhrase(tokens, items, kind)?.number;
 }
 
 /**

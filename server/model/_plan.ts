@@ -1,8 +1,11 @@
 /**
- * The offline planner's decision for one model call: an answer to a question
- * about one item on screen, from what the page lists of it; else the calls
- * the user named (by an action's name, else by its verbs and values, see
- * `_intent.ts`), else a sentence about the tool results the prompt ends
+ * The offline planner's decision for one model call: the call that lists
+ * what a question asks for ("what milestones are there?"); an answer in
+ * words to a question about several items on screen or a change asked of all
+ * of them (`_groups.ts`), or to a question about one item, from what the page
+ * lists of it; else the calls the user named (by an action's name, else by
+ * its verbs and values, see `_intent.ts`), one per number where the words
+ * list several; else a sentence about the tool results the prompt ends
  * with, else a plain answer (help, what is on screen) from the host context.
  *
  * @module
@@ -99,6 +102,33 @@ function aboutItem(
   const found = findItem(tokens, screen.items, screen.selected, ignore, screen.kind);
   const item = screen.items.find((i) => i.number === found);
   return item ? `${describeItem(item)}.` : undefined;
+}
+
+// "what milestones are there?", "what are the milestones?", "which issues do we have?"
+const LIST_QUESTION =
+  /^(?:what|which)(?:'s|\s+(?:are|were)\s+(?:the|our|my|all\s+the))?\s+([\p{L}-]+)(?:\s+(?:are\s+there|are\s+listed|do\s+(?:we|i|you)\s+have|exist|(?:are\s+)?on\s+(?:the\s+)?(?:screen|page)))?\s*\?*$/iu;
+const LISTING_VERBS = new Set(["find", "list", "show", "search", "get"]);
+
+/**
+ * A question that asks for a list of things ("what milestones are there?"): the call that lists
+ * them (an action named after them that lists and needs nothing), or the screen's description
+ * when they are what the page shows; undefined for any other text.
+ */
+function listQuestion(
+  text: string,
+  actions: readonly Action[],
+  kind: string,
+): NamedCall | "screen" | undefined {
+  const noun = text.trim().match(LIST_QUESTION)?.[1];
+  if (noun === undefined) return undefined;
+  const wanted = stem(noun.toLowerCase());
+  if (wanted === kind) return "screen";
+  const action = actions.find((a) => {
+    const [verb, ...nouns] = wordsOf(a.name);
+    const required = (a.schema as { required?: unknown[] } | undefined)?.required ?? [];
+    return LISTING_VERBS.has(verb) && nouns.map(stem).includes(wanted) && required.length === 0;
+  });
+  return action && { name: action.name, input: {} };
 }
 
 /** A plain answer to a question about the page or the assistant, or undefined when it is a request. */
@@ -300,6 +330,7 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
   // A question about one item is answered from the page, even where its words name an action
   // ("who is assigned to 42?").
   const listed: Listed = { items: screen.items, kind, kinds: kindsOf(facts) };
+  const list = prompt.results.length === 0 ? listQuestion(scanned, actions, kind) : undefined;
   const about = prompt.results.length === 0
     ? countAnswer(scanned.trim(), listed, actions) ??
       oneAtATime(scanned.trim(), listed, actions) ??
@@ -308,6 +339,10 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
   if (prompt.results.length > 0) {
     named = namedCalls(scanned, actions, screen);
     if (named.length === 0) text = reportResults(prompt.results);
+  } else if (list === "screen") {
+    text = describeScreen(facts);
+  } else if (list !== undefined) {
+    named = [list];
   } else if (about !== undefined) {
     text = about;
   } else {
