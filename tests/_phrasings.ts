@@ -230,6 +230,9 @@ export const PHRASINGS: [string, Expected][] = [
   ["thanks", /welcome/],
   ["thank you!", /welcome/],
   ["how many issues are there?", /Shown: 14 of 18 issues/],
+  // To see the issues, where no filter says which: what the list shows.
+  ["list issues", /^You are on the issues view[\s\S]*Shown: 14 of 18 issues/],
+  ["show unassigned issues", /^You are on the issues view[\s\S]*Shown: 14 of 18 issues/],
   // Counted among the issues on screen by what they say of themselves.
   ["how many bugs are there?", /^6 of the 14 issues on screen match “bugs”:\n- #58 /],
   ["how many open issues are there?", /^All 14 issues on screen match “open”\.$/],

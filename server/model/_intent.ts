@@ -166,6 +166,17 @@ function weigh(
     evidence = true;
   }
   for (const word of own.slice(1)) if (stems.has(word)) score += 2;
+  // "show unassigned issues" names what the page lists, and "show" stands in for "find" only by
+  // synonym: an action named after other things ("find milestones") is not what it means.
+  const direct = hit >= 0 && (own[0] === tokens[hit].stem ||
+    wordsOf(action.description ?? "").slice(0, 5).map(stem).includes(tokens[hit].stem));
+  const nouns = own.slice(1);
+  if (
+    hit >= 0 && !direct && screen.kind !== undefined && stems.has(screen.kind) &&
+    nouns.length > 0 && !nouns.some((w) => w === screen.kind || stems.has(w))
+  ) {
+    evidence = false;
+  }
   // Only ever a tie-breaker (scores are whole numbers otherwise), so the order actions are
   // offered in never decides: `find "redirect"` on an issue list means the issues.
   if (screen.kind !== undefined && own.slice(1).includes(screen.kind)) score += 0.5;

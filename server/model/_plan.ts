@@ -217,6 +217,15 @@ function untitled(call: NamedCall, actions: readonly Action[]): string | undefin
   return action && missingTitle(action, call.input);
 }
 
+/** Whether the words ask to see the listed things ("show unassigned issues", "list issues"). */
+function looksAtAll(text: string, kinds: string): boolean {
+  const tokens = tokenize(text);
+  const verb = tokens.find((t) => !STOP_WORDS.has(t.word));
+  return !!verb && LOOKING_VERBS.has(verb.stem) && tokens.some((t) => t.word === kinds) &&
+    !tokens.some((t) => POINTERS.has(t.word));
+}
+const LOOKING_VERBS = new Set(["show", "list", "see", "view", "display"]);
+
 /** Most calls one request makes for a list of numbers ("close 42, 31 and 7"). */
 const MAX_EACH = 10;
 
@@ -271,7 +280,7 @@ function fallback(
   facts: ContextFacts | undefined,
   screen: Screen,
 ) {
-  if (text.trim() === "") return describeScreen(facts);
+  if (text.trim() === "" || looksAtAll(text, kindsOf(facts))) return describeScreen(facts);
   return notUnderstood(actions, screen.items);
 }
 
@@ -384,7 +393,11 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
   }
   if (named.length === 1 && prompt.results.length === 0) named = eachNumber(named[0], scanned);
   const unclear = named.find((c) => missing(c, actions));
-  if (unclear && prompt.results.length === 0) {
+  if (unclear && prompt.results.length === 0 && looksAtAll(scanned, listed.kinds)) {
+    // "show unassigned issues": to see the issues, not one of them, where no filter says which.
+    text = describeScreen(facts);
+    named = [];
+  } else if (unclear && prompt.results.length === 0) {
     // A call without its item would only come back refused: ask which one instead.
     text = whichOne(unclear.name, facts, screen, scanned);
     named = [];
