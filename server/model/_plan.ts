@@ -156,15 +156,19 @@ function plainAnswer(
   return undefined;
 }
 
+/** The data entry that lists the items ("issues"), if any. */
+const listOf = (facts: ContextFacts | undefined) =>
+  facts?.data.find((d) => Array.isArray(d.value) && d.count);
+
 /** What the listed items are called ("issues" → "issue"), from the data entry that lists them. */
 function kindOf(facts: ContextFacts | undefined): string {
-  const list = facts?.data.find((d) => Array.isArray(d.value) && d.count);
+  const list = listOf(facts);
   return list ? stem(wordsOf(list.name).at(-1) ?? "one") : "one";
 }
 
 /** What the page calls its items ("issues"), from the data entry that lists them. */
 function kindsOf(facts: ContextFacts | undefined): string {
-  const list = facts?.data.find((d) => Array.isArray(d.value) && d.count);
+  const list = listOf(facts);
   return list ? wordsOf(list.name).join(" ") : "items";
 }
 
@@ -217,6 +221,9 @@ function untitled(call: NamedCall, actions: readonly Action[]): string | undefin
   return action && missingTitle(action, call.input);
 }
 
+// The verbs of asking to see things.
+const LOOKING_VERBS = new Set(["show", "list", "see", "view", "display"]);
+
 /** Whether the words ask to see the listed things ("show unassigned issues", "list issues"). */
 function looksAtAll(text: string, kinds: string): boolean {
   const tokens = tokenize(text);
@@ -224,7 +231,6 @@ function looksAtAll(text: string, kinds: string): boolean {
   return !!verb && LOOKING_VERBS.has(verb.stem) && tokens.some((t) => t.word === kinds) &&
     !tokens.some((t) => POINTERS.has(t.word));
 }
-const LOOKING_VERBS = new Set(["show", "list", "see", "view", "display"]);
 
 /** Most calls one request makes for a list of numbers ("close 42, 31 and 7"). */
 const MAX_EACH = 10;
@@ -336,8 +342,9 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
   const scanned = plainWords(prompt.text.slice(0, PLANNER_SCAN_CHARS), actions, screen.items);
   let named: NamedCall[] = [];
   let text = "";
-  // A question about one item is answered from the page, even where its words name an action
-  // ("who is assigned to 42?").
+  // Questions about the items on screen (how many match, one of them) and a change asked of all
+  // that match are answered from the page, even where their words name an action ("who is
+  // assigned to 42?", "close all bugs").
   const listed: Listed = { items: screen.items, kind, kinds: kindsOf(facts) };
   const list = prompt.results.length === 0 ? listQuestion(scanned, actions, kind) : undefined;
   const about = prompt.results.length === 0
