@@ -171,17 +171,39 @@ export function notUnderstood(actions: readonly Action[], items: readonly Item[]
 }
 
 /** A result's short summary: its plain fields, lists counted. */
-function summary(text: string): string {
+// A result's remark for a person ("#42 is hidden by the current filters"): its own sentence.
+const REMARK = /^(?:note|notice|message|remark|warning|hint)$/i;
+
+/**
+ * A result in a few words: its fields, the item it describes as "#42 Fix login" rather than
+ * its number and title apart, and a remark for a person (`note`) as a sentence of its own.
+ */
+function summary(text: string): { about: string; remark?: string } {
   let value: unknown = text;
   if (text.length <= 4000 && /^[[{]/.test(text)) {
     try {
       value = JSON.parse(text);
     } catch { /* plain text */ }
   }
-  if (value === null || typeof value !== "object") return truncate(String(value), 160);
-  if (Array.isArray(value)) return `${value.length} items`;
+  if (value === null || typeof value !== "object") return { about: truncate(String(value), 160) };
+  if (Array.isArray(value)) return { about: `${value.length} items` };
   const parts: string[] = [];
+  const item = itemOf(value);
+  const said = new Set<string>();
+  if (item) {
+    parts.push(`#${item.number} ${truncate(item.title, 60)}`);
+    const fields = value as Record<string, unknown>;
+    for (const k of Object.keys(fields)) {
+      if (fields[k] === item.number || fields[k] === item.title) said.add(k);
+    }
+  }
+  let remark: string | undefined;
   for (const [k, v] of Object.entries(value)) {
+    if (said.has(k)) continue;
+    if (remark === undefined && REMARK.test(k) && typeof v === "string" && v.trim()) {
+      remark = sentence(capital(truncate(v.trim(), 160)));
+      continue;
+    }
     if (parts.length >= 4) break;
     if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") {
       parts.push(`${words(k)} ${truncate(String(v), 60)}`);
@@ -192,7 +214,7 @@ function summary(text: string): string {
       if (item) parts.push(`${words(k)} ${truncate(item, 60)}`);
     }
   }
-  return parts.join(", ");
+  return { about: parts.join(", "), remark };
 }
 
 /** Whether a failed result is a person's or the policy's answer rather than a failure. */
@@ -213,8 +235,9 @@ export function reportResults(results: readonly Outcome[]): string {
     const name = words(r.toolName);
     const text = truncate(r.text.trim(), 300);
     if (r.ok) {
-      const about = summary(text);
-      return about ? `Done: ${name} (${about}).` : `Done: ${name}.`;
+      const { about, remark } = summary(text);
+      const done = about ? `Done: ${name} (${about}).` : `Done: ${name}.`;
+      return remark ? `${done} ${remark}` : done;
     }
     // Named in quotes as the chat's card shows an action without a `title`: "I could not open
     // issue" is not a sentence, and the quotes let a person find the card it is about.

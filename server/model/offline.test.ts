@@ -125,7 +125,10 @@ test("words inside quotes never name an action", async () => {
 });
 
 function afterCall(
-  output: { type: "json"; value: { selected: number } } | { type: "error-text"; value: string },
+  output: { type: "json"; value: Record<string, string | number> } | {
+    type: "error-text";
+    value: string;
+  },
 ): ModelMessage[] {
   return [
     { role: "user", content: block + "select issue 42" },
@@ -155,6 +158,24 @@ test("after a tool result it answers with the action in words and a short summar
   });
   assert.equal(result.toolCalls.length, 0);
   assert.equal(result.text, "Done: select issue (selected 42).");
+});
+
+test("a result about one item names it as the list does, and its note is a sentence of its own", async () => {
+  const value = {
+    number: 42,
+    title: "Fix login redirect loop",
+    state: "closed",
+    note: "#42 is hidden by the current filters",
+  };
+  const result = await generateText({
+    model: offlineModel(),
+    messages: afterCall({ type: "json", value }),
+    tools,
+  });
+  assert.equal(
+    result.text,
+    "Done: select issue (#42 Fix login redirect loop, state closed). #42 is hidden by the current filters.",
+  );
 });
 
 test("after a failed tool result it says it could not do it and why, without calling again", async () => {
