@@ -38,6 +38,11 @@ test("lists and records are summarised by their names, never [object Object]", (
     "milestones: Beta, Launch",
   );
   assert.equal(summarize({ created: { id: "m4", title: "GA" } }), "created: GA");
+  // A result about one numbered item names it as the list does, and not its fields again.
+  assert.equal(
+    summarize({ number: 42, title: "Fix login", state: "closed" }),
+    "#42 Fix login, state: closed",
+  );
   assert.equal(summarize([{ a: 1 }, { b: 2 }]), "2 items");
   assert.doesNotMatch(summarize({ x: [{}, {}], y: { z: 1 } }), /object Object/);
 });

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { listInWords, nameOf } from "../protocol/_summary.ts";
+import { itemLabel, listInWords, nameOf } from "../protocol/_summary.ts";
 
 /**
  * An identifier in words, capitalised: `select_issue` → "Select issue".
@@ -50,7 +50,8 @@ export function withoutDisplay(output: unknown): unknown {
 }
 
 /**
- * A result in a few words: its plain fields (`selected: 42, title: …`), lists and records by name.
+ * A result in a few words: the item it is about as a list shows it (`#42 Fix login`), its plain
+ * fields (`selected: 42, title: …`), lists and records by name.
  *
  * @example
  * ```ts
@@ -63,9 +64,11 @@ export function summarize(output: unknown): string {
   if (value === null || value === undefined) return "";
   if (typeof value !== "object") return clip(String(value), 120);
   if (Array.isArray(value)) return listInWords(value);
-  const parts: string[] = [];
+  const item = itemLabel(value);
+  const parts: string[] = item ? [item.label] : [];
   for (const [key, v] of Object.entries(value)) {
     if (parts.length === 4) break;
+    if (item?.keys.includes(key)) continue;
     const label = inWords(key).toLowerCase();
     if (v === null || ["string", "number", "boolean"].includes(typeof v)) {
       parts.push(`${label}: ${clip(String(v), 60)}`);

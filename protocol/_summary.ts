@@ -1,8 +1,8 @@
 /**
  * Records and lists said in a few words, for the sentences people read (the
  * chat's call cards, the offline model's answers): a record by its title,
- * name or label, a list by those names or by how many it holds; never
- * "[object Object]".
+ * name or label, a numbered item as a list shows it ("#42 Fix login"), a list
+ * by those names or by how many it holds; never "[object Object]".
  *
  * @module
  */
@@ -42,4 +42,23 @@ export function listInWords(list: readonly unknown[], most = 6): string {
     return `${list.length} ${list.length === 1 ? "item" : "items"}`;
   }
   return named.map((n) => clip(n!, 40)).join(", ");
+}
+
+/**
+ * A record about one numbered item as a list shows it ("#42 Fix login"), with the fields that
+ * say it (its number and title), so nothing repeats them; undefined for any other value.
+ *
+ * @example
+ * ```ts
+ * itemLabel({ number: 42, title: "Fix login", state: "closed" }); // { label: "#42 Fix login", keys: ["number", "title"] }
+ * itemLabel({ id: "m1", title: "Beta" }); // undefined: not a number
+ * ```
+ */
+export function itemLabel(value: unknown): { label: string; keys: string[] } | undefined {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const v = value as Record<string, unknown>;
+  const key = ["number", "id"].find((k) => Number.isInteger(v[k]));
+  const title = ["title", "name"].find((k) => typeof v[k] === "string");
+  if (key === undefined || title === undefined) return undefined;
+  return { label: `#${v[key]} ${clip(v[title] as string, 60)}`, keys: [key, title] };
 }

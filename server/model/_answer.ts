@@ -7,7 +7,7 @@
  * @module
  */
 
-import { listInWords, nameOf } from "../../protocol/_summary.ts";
+import { itemLabel, listInWords, nameOf } from "../../protocol/_summary.ts";
 
 import type { ContextFacts } from "./_context.ts";
 import { describeItem, type Item, itemOf } from "./_items.ts";
@@ -187,19 +187,11 @@ function summary(text: string): { about: string; remark?: string } {
   }
   if (value === null || typeof value !== "object") return { about: truncate(String(value), 160) };
   if (Array.isArray(value)) return { about: `${value.length} items` };
-  const parts: string[] = [];
-  const item = itemOf(value);
-  const said = new Set<string>();
-  if (item) {
-    parts.push(`#${item.number} ${truncate(item.title, 60)}`);
-    const fields = value as Record<string, unknown>;
-    for (const k of Object.keys(fields)) {
-      if (fields[k] === item.number || fields[k] === item.title) said.add(k);
-    }
-  }
+  const item = itemLabel(value);
+  const parts: string[] = item ? [item.label] : [];
   let remark: string | undefined;
   for (const [k, v] of Object.entries(value)) {
-    if (said.has(k)) continue;
+    if (item?.keys.includes(k)) continue;
     if (remark === undefined && REMARK.test(k) && typeof v === "string" && v.trim()) {
       remark = sentence(capital(truncate(v.trim(), 160)));
       continue;
