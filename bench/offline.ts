@@ -3,7 +3,8 @@
  * model call (`doGenerate`, the whole plan: reading the prompt and the
  * context, naming or weighing every action, completing item numbers) for the
  * short requests people type, and for messages of growing length, which
- * shows the work stays bounded (the planner reads a 4,096-character prefix).
+ * shows the work stays bounded (the planner reads a 4,096-character prefix),
+ * also when every word is one it looks up among the items.
  *
  * @module
  */
@@ -71,5 +72,15 @@ export async function benchOffline(): Promise<void> {
       ms(percentile(t, 99)),
     ]);
   }
+  // Every word one the planner looks up among the items: ordinals, facts, a count.
+  const wordy = options(
+    ("how many first bug oldest docs second alice ui issue ".repeat(2_000)).slice(0, 100_000),
+  );
+  const t = await timeIt(200, async () => await model.doGenerate(wordy), 20);
+  rows.push([
+    "100,000 characters of ordinals and facts",
+    ms(percentile(t, 50)),
+    ms(percentile(t, 99)),
+  ]);
   table(["input", "p50", "p99"], rows);
 }

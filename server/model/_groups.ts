@@ -29,6 +29,8 @@ export interface Listed {
 // Items listed by number and title in an answer; past this, how many more.
 const LISTED = 5;
 const HOW_MANY = /^how many\b/i;
+// A count is asked in a sentence; past this the words are no such question.
+const MAX_QUESTION = 300;
 const ALL = new Set(["all", "every", "each", "both"]);
 // Where the words naming the items end and the rest of a request begins.
 const REST = new Set(["to", "as", "into", "for", "from", "by", "with", "and", "then"]);
@@ -96,7 +98,9 @@ export function countAnswer(
   listed: Listed,
   actions: readonly Action[],
 ): string | undefined {
-  if (!HOW_MANY.test(text) || listed.items.length === 0) return undefined;
+  if (!HOW_MANY.test(text) || listed.items.length === 0 || text.length > MAX_QUESTION) {
+    return undefined;
+  }
   const words = factWords(tokenize(text), listed, actions);
   if (words.length === 0) return undefined;
   const matching = matchingAll(listed.items, words);

@@ -122,8 +122,16 @@ const ORDINALS: ReadonlyMap<string, number> = new Map([
  * ```
  */
 export function hasFact(item: Item, stem: string): boolean {
-  return item.facts.some((f) => tokenize(f).some((t) => t.stem === stem));
+  let stems = FACT_STEMS.get(item);
+  if (stems === undefined) {
+    stems = new Set(item.facts.flatMap((f) => tokenize(f).map((t) => t.stem)));
+    FACT_STEMS.set(item, stems);
+  }
+  return stems.has(stem);
 }
+
+// Each item's facts as stems, made once: a long message asks about every word.
+const FACT_STEMS = new WeakMap<Item, Set<string>>();
 
 /**
  * The item an ordinal names by its place in the list on screen: "the first issue", "the last
