@@ -32,6 +32,9 @@ export const PHRASINGS: [string, Expected][] = [
   ["close the last issue", ["change_status", { number: 7, status: "closed" }]],
   ["select the second bug", ["select_issue", { number: 51 }]],
   ["open the oldest issue", ["open_issue", { number: 7 }]],
+  // Beside the selected issue (42) in the list.
+  ["select the next issue", ["select_issue", { number: 38 }]],
+  ["open the previous issue", ["open_issue", { number: 45 }]],
   ["close the oldest docs issue", ["change_status", { number: 15, status: "closed" }]],
   ["what's the newest issue?", /^#67 Changelog page for 3\.2 \(open, docs\)\.$/],
   ["show issues about login", ["filter_issues", { query: "login" }]],

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { countAnswer, type Listed, oneAtATime } from "./_groups.ts";
-import { findItem, type Item, ordinalItem } from "./_items.ts";
+import { besideSelected, findItem, type Item, ordinalItem } from "./_items.ts";
 import type { Action } from "./_match.ts";
 import { tokenize } from "./_text.ts";
 
@@ -57,6 +57,16 @@ test("an ordinal names an item by its place in the list on screen", () => {
     findItem(tokenize("the last task, the venue one"), items, undefined, new Set(), "task"),
     2,
   );
+});
+
+test("next and previous are beside the selected item in the list on screen", () => {
+  const beside = (text: string, selected?: number) =>
+    besideSelected(tokenize(text), items, selected, "task");
+  assert.equal(beside("select the next task", 8), 5);
+  assert.equal(beside("archive the previous one", 8), 9);
+  assert.equal(beside("select the next task", 2), undefined, "past the end");
+  assert.equal(beside("select the next task"), undefined, "nothing selected");
+  assert.equal(beside("the next big thing", 8), undefined, "not followed by what the items are");
 });
 
 test("a count names how many of the items on screen match, and which", () => {

@@ -169,6 +169,37 @@ export function ordinalPhrase(
 }
 
 /**
+ * The item after or before the selected one in the list on screen: "the next issue", "the
+ * previous one". Undefined without a selected item in the list, or past either end.
+ *
+ * @example
+ * ```ts
+ * besideSelected(tokenize("select the next issue"), items, 42, "issue"); // the number after 42's
+ * ```
+ */
+export function besideSelected(
+  tokens: readonly Token[],
+  items: readonly Item[],
+  selected: number | undefined,
+  kind: string | undefined,
+): number | undefined {
+  const at = items.findIndex((item) => item.number === selected);
+  if (at < 0) return undefined;
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const step = tokens[i].word === "next"
+      ? 1
+      : /^(?:previous|prev)$/.test(tokens[i].word)
+      ? -1
+      : 0;
+    const next = tokens[i + 1].stem;
+    if (step !== 0 && (next === kind || next === "one" || next === "item")) {
+      return items[at + step]?.number;
+    }
+  }
+  return undefined;
+}
+
+/**
  * The number of the item an ordinal names (`ordinalPhrase`).
  *
  * @example
@@ -201,7 +232,7 @@ export function findItem(
   ignore: ReadonlySet<string>,
   kind?: string,
 ): number | undefined {
-  const placed = ordinalItem(tokens, items, kind);
+  const placed = ordinalItem(tokens, items, kind) ?? besideSelected(tokens, items, selected, kind);
   if (placed !== undefined) return placed;
   const wanted = new Set<string>();
   let pointer = false;
