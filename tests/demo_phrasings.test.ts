@@ -155,7 +155,7 @@ test(`"close issue 42 and select issue 7" makes both calls, in order`, async () 
   ]);
 });
 
-test(`"close 42, 31 and 7" makes a call for each number, in the order said`, async () => {
+test(`"close 42, 31 and 7" and "the first two issues" make a call for each, in order`, async () => {
   const calls = async (prompt: string) =>
     (await generateText({ model: offlineModel(), prompt: block + prompt, tools })).toolCalls
       .map((c) => [c.toolName, c.input]);
@@ -167,6 +167,11 @@ test(`"close 42, 31 and 7" makes a call for each number, in the order said`, asy
   assert.deepEqual(await calls("assign #58 and #51 to bob"), [
     ["assign_issue", { number: 58, assignee: "bob" }],
     ["assign_issue", { number: 51, assignee: "bob" }],
+  ]);
+  // The first few by their place in the list.
+  assert.deepEqual(await calls("close the first two issues"), [
+    ["change_status", { number: 67, status: "closed" }],
+    ["change_status", { number: 61, status: "closed" }],
   ]);
   // A number said twice is one call.
   assert.deepEqual(await calls("close 42 and 42"), [

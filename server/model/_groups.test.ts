@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { countAnswer, type Listed, oneAtATime } from "./_groups.ts";
-import { besideSelected, findItem, type Item, ordinalItem } from "./_items.ts";
+import { besideSelected, findItem, type Item, ordinalItem, ordinalPhrase } from "./_items.ts";
 import type { Action } from "./_match.ts";
 import { tokenize } from "./_text.ts";
 
@@ -57,6 +57,17 @@ test("an ordinal names an item by its place in the list on screen", () => {
     findItem(tokenize("the last task, the venue one"), items, undefined, new Set(), "task"),
     2,
   );
+});
+
+test("the first or last few are named in the list's order, among those with a fact too", () => {
+  const few = (text: string) => ordinalPhrase(tokenize(text), items, "task");
+  assert.deepEqual(few("archive the first two tasks"), { numbers: [9, 8], fact: undefined });
+  assert.deepEqual(few("archive the last three tasks"), { numbers: [8, 5, 2], fact: undefined });
+  assert.deepEqual(few("the first two backend tasks"), { numbers: [8, 5], fact: "backend" });
+  assert.deepEqual(few("the first ten tasks"), { numbers: [9, 8, 5, 2], fact: undefined });
+  // A count only after first or last; a digit there is read as a task's number elsewhere.
+  assert.equal(few("the second two tasks"), undefined);
+  assert.equal(few("the first 3 tasks"), undefined);
 });
 
 test("next and previous are beside the selected item in the list on screen", () => {

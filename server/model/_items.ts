@@ -133,26 +133,38 @@ export function hasFact(item: Item, stem: string): boolean {
 // Each item's facts as stems, made once: a long message asks about every word.
 const FACT_STEMS = new WeakMap<Item, Set<string>>();
 
+// "the first two issues": how many, between the ordinal and what the items are.
+const COUNTS: ReadonlyMap<string, number> = new Map(
+  ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"].map((
+    w,
+    i,
+  ) => [w, i + 2]),
+);
+
 /**
  * The item an ordinal names by its place in the list on screen: "the first issue", "the last
  * one", "the second bug" (among the items with that fact); "the newest" and "the oldest" by
- * its number. With it, the fact that chose among the items ("bug"), if any. Undefined without
- * an ordinal followed by the items' kind, "one", or one of their facts.
+ * its number; and the first or last few ("the first two issues", in the list's order). With
+ * them, the fact that chose among the items ("bug"), if any. Undefined without an ordinal
+ * followed by the items' kind, "one", or one of their facts.
  *
  * @example
  * ```ts
- * ordinalPhrase(tokenize("close the second bug"), items, "issue"); // { number: 51, fact: "bug" }
+ * ordinalPhrase(tokenize("close the second bug"), items, "issue"); // { numbers: [51], fact: "bug" }
  * ```
  */
 export function ordinalPhrase(
   tokens: readonly Token[],
   items: readonly Item[],
   kind: string | undefined,
-): { number: number; fact?: string } | undefined {
+): { numbers: number[]; fact?: string } | undefined {
   for (let i = 0; i + 1 < tokens.length; i++) {
     const place = ORDINALS.get(tokens[i].word);
     if (place === undefined) continue;
-    const next = tokens[i + 1].stem;
+    // In words only: a number there ("the last 3 issues") reads as an item's number.
+    const count = place === 0 || place === -1 ? COUNTS.get(tokens[i + 1].word) ?? 1 : 1;
+    const next = tokens[i + 1 + (count > 1 ? 1 : 0)]?.stem;
+    if (next === undefined) continue;
     const all = next === kind || next === "one" || next === "item";
     const among = all ? items : items.filter((item) => hasFact(item, next));
     if (among.length === 0) continue;
@@ -160,12 +172,32 @@ export function ordinalPhrase(
     if (place === NEWEST || place === OLDEST) {
       // Numbers are handed out in order: the newest has the highest.
       const numbers = among.map((item) => item.number);
-      return { number: place === NEWEST ? Math.max(...numbers) : Math.min(...numbers), fact };
+      return { numbers: [place === NEWEST ? Math.max(...numbers) : Math.min(...numbers)], fact };
     }
-    const item = among.at(place);
-    return item && { number: item.number, fact };
+    const chosen = count > 1
+      ? (place === 0 ? among.slice(0, count) : among.slice(-count))
+      : among.slice(place, place === -1 ? undefined : place + 1);
+    if (chosen.length === 0) return undefined;
+    return { numbers: chosen.map((item) => item.number), fact };
   }
   return undefined;
+}
+
+/**
+ * The number of the item an ordinal names (`ordinalPhrase`); the first of them where it names
+ * a few.
+ *
+ * @example
+ * ```ts
+ * ordinalItem(tokenize("close the first issue"), items, "issue"); // items[0].number
+ * ```
+ */
+export function ordinalItem(
+  tokens: readonly Token[],
+  items: readonly Item[],
+  kind: string | undefined,
+): number | undefined {
+  return ordinalPhrase(tokens, items, kind)?.numbers[0];
 }
 
 /**
@@ -197,22 +229,6 @@ export function besideSelected(
     }
   }
   return undefined;
-}
-
-/**
- * The number of the item an ordinal names (`ordinalPhrase`).
- *
- * @example
- * ```ts
- * ordinalItem(tokenize("close the first issue"), items, "issue"); // items[0].number
- * ```
- */
-export function ordinalItem(
-  tokens: readonly Token[],
-  items: readonly Item[],
-  kind: string | undefined,
-): number | undefined {
-  return ordinalPhrase(tokens, items, kind)?.number;
 }
 
 /**

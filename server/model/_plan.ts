@@ -17,7 +17,15 @@ import { fillArguments } from "./_args.ts";
 import { countAnswer, type Listed, oneAtATime } from "./_groups.ts";
 import { type ContextFacts, readContext } from "./_context.ts";
 import { intendedCall, missingItem, missingTitle, type Screen } from "./_intent.ts";
-import { describeItem, findItem, hasFact, itemsOf, selectedOf, stemSet } from "./_items.ts";
+import {
+  describeItem,
+  findItem,
+  hasFact,
+  itemsOf,
+  ordinalPhrase,
+  selectedOf,
+  stemSet,
+} from "./_items.ts";
 import { type Action, type NamedCall, namedCalls } from "./_match.ts";
 import { readPrompt } from "./_prompt.ts";
 import { meantForMe, missingVerb, plainWords } from "./_phrase.ts";
@@ -232,6 +240,21 @@ function looksAtAll(text: string, kinds: string): boolean {
     !tokens.some((t) => POINTERS.has(t.word));
 }
 
+/**
+ * One call per item where an ordinal names a few ("close the first two issues"), in the list's
+ * order; undefined where it names one or none.
+ */
+function eachPlaced(call: NamedCall, text: string, screen: Screen): NamedCall[] | undefined {
+  const placed = ordinalPhrase(tokenize(text), screen.items, screen.kind);
+  if (!placed || placed.numbers.length < 2) return undefined;
+  const key = Object.keys(call.input).find((k) => call.input[k] === placed.numbers[0]);
+  if (key === undefined) return undefined;
+  return placed.numbers.slice(0, MAX_EACH).map((n) => ({
+    ...call,
+    input: { ...call.input, [key]: n },
+  }));
+}
+
 /** Most calls one request makes for a list of numbers ("close 42, 31 and 7"). */
 const MAX_EACH = 10;
 
@@ -398,7 +421,9 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
       if (named.length === 0) text = fallback(scanned, actions, facts, screen);
     }
   }
-  if (named.length === 1 && prompt.results.length === 0) named = eachNumber(named[0], scanned);
+  if (named.length === 1 && prompt.results.length === 0) {
+    named = eachPlaced(named[0], scanned, screen) ?? eachNumber(named[0], scanned);
+  }
   const unclear = named.find((c) => missing(c, actions));
   if (unclear && prompt.results.length === 0 && looksAtAll(scanned, listed.kinds)) {
     // "show unassigned issues": to see the issues, not one of them, where no filter says which.
