@@ -210,6 +210,7 @@ export const PHRASINGS: [string, Expected][] = [
   ["go to issues", ["go_to", { page: "issues" }]],
   ["back to the issues", ["go_to", { page: "issues" }]],
   ["go back to the list", ["go_to", { page: "issues" }]],
+  ["go back", ["go_to", { page: "issues" }]],
   // Milestones (the tool server's tools).
   ["show milestones", ["find_milestones", {}]],
   ["list the milestones", ["find_milestones", {}]],

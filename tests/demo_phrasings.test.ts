@@ -97,7 +97,8 @@ test("with nothing selected, a request that names its issue or the filter still 
 });
 
 // A question about one issue is answered from what the page lists, with or without a selection,
-// and never makes a call (before, "what is issue 42 about?" went to the issues page).
+// and never makes a call (before, "what is issue 42 about?" went to the issues page). With 42
+// selected, the page also sends its body, and a question about what it is says that too.
 const ABOUT_ONE: [string, string][] = [
   [
     "what is issue 42 about?",
@@ -112,12 +113,19 @@ const ABOUT_ONE: [string, string][] = [
   ["describe the csv export issue", "#12 Export issues as CSV (open, feature, bob)."],
   ["what is issue 3 about?", "Issue 3 is not in the list on screen now."],
 ];
+const BODY = " After a session expires, /login redirects to itself until cookies are cleared.";
+// The questions about what 42 is; "who is assigned" asks nothing its body says.
+const withBody = new Map([
+  ["what is issue 42 about?", BODY],
+  ["summarize issue 42", BODY],
+  ["tell me about the login issue", BODY],
+]);
 for (const [phrase, answer] of ABOUT_ONE) {
   test(`"${phrase}" is answered from the list, selected or not`, async () => {
     for (const context of [block, unselectedBlock]) {
       const result = await generateText({ model: offlineModel(), prompt: context + phrase, tools });
       assert.deepEqual(result.toolCalls, []);
-      assert.equal(result.text, answer);
+      assert.equal(result.text, context === block ? answer + (withBody.get(phrase) ?? "") : answer);
     }
   });
 }

@@ -17,12 +17,15 @@ export interface Item {
   title: string;
   /** The item's other short facts (state, labels, assignee), for descriptions. */
   facts: string[];
+  /** What the item says of itself at length (its body or description), where the page sends it. */
+  detail?: string;
 }
 
 // Bounds the work on a huge context: a view never shows more than this many at once.
 const MAX_ITEMS = 500;
 const KEYS = ["number", "id", "num", "index"];
 const TITLES = ["title", "name", "label", "subject"];
+const DETAILS = ["body", "description", "summary", "details", "text"];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -43,17 +46,21 @@ export function itemOf(value: unknown): Item | undefined {
   if (key === undefined || title === undefined) return undefined;
   const facts: string[] = [];
   for (const [k, v] of Object.entries(value)) {
-    if (k === key || k === title || facts.length >= 4) continue;
+    if (k === key || k === title || DETAILS.includes(k) || facts.length >= 4) continue;
     if (typeof v === "string" && v.length <= 40) facts.push(v);
     else if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string")) {
       facts.push(v.join(", "));
     }
   }
-  return { number: value[key] as number, title: value[title] as string, facts };
+  const item: Item = { number: value[key] as number, title: value[title] as string, facts };
+  const detail = DETAILS.map((k) => value[k]).find((v) => typeof v === "string" && v.trim());
+  if (typeof detail === "string") item.detail = truncate(detail.trim(), 300);
+  return item;
 }
 
 /**
- * Every item the view's data lists (lists first, then single records), without repeats.
+ * Every item the view's data lists (lists first, then single records), without repeats; a
+ * record of an item already listed adds its detail (its body) to it.
  *
  * @example
  * ```ts
@@ -61,12 +68,16 @@ export function itemOf(value: unknown): Item | undefined {
  * ```
  */
 export function itemsOf(facts: ContextFacts): Item[] {
-  const seen = new Set<number>();
+  const seen = new Map<number, Item>();
   const out: Item[] = [];
   const add = (value: unknown) => {
     const item = itemOf(value);
-    if (item && !seen.has(item.number) && out.length < MAX_ITEMS) {
-      seen.add(item.number);
+    if (!item) return;
+    const known = seen.get(item.number);
+    // The selected item's own record often says more than its line in the list: its body.
+    if (known) known.detail ??= item.detail;
+    else if (out.length < MAX_ITEMS) {
+      seen.set(item.number, item);
       out.push(item);
     }
   };

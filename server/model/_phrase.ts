@@ -81,6 +81,7 @@ const REWRITES: [RegExp, string][] = [
   // Going back to the list is going to the issues page.
   [/^(?:(?:go|get|take me) )?back to (?:the )?(?:list|issue list)\b/i, "go to issues"],
   [/^go to (?:the )?(?:list|issue list)\b/i, "go to issues"],
+  [/^(?:go|get|take me) back\s*[.!]*$/i, "go to issues"],
   // "show dana's issues": the person's name, not a possessive.
   [/\b(\p{L}+)'s (issues|bugs|tickets)\b/giu, "$2 assigned to $1"],
   [/^what is (\p{L}+) working on\??$/iu, "issues assigned to $1"],

@@ -21,6 +21,7 @@ import {
   describeItem,
   findItem,
   hasFact,
+  type Item,
   itemsOf,
   ordinalPhrase,
   selectedOf,
@@ -94,7 +95,7 @@ function aboutItem(
   if (number !== undefined) {
     const item = screen.items.find((i) => i.number === Number(number));
     return item
-      ? `${describeItem(item)}.`
+      ? aboutOne(item, text)
       : `${
         kind === "one" ? "That one" : `${capital(kind)} ${number}`
       } is not in the list on screen now.`;
@@ -109,7 +110,20 @@ function aboutItem(
   const ignore = new Set([...screen.vocabulary ?? [], ...QUESTION_WORDS]);
   const found = findItem(tokens, screen.items, screen.selected, ignore, screen.kind);
   const item = screen.items.find((i) => i.number === found);
-  return item ? `${describeItem(item)}.` : undefined;
+  return item ? aboutOne(item, text) : undefined;
+}
+
+// A question about what an item is ("what is 42 about?"), not who has it or its state.
+const WHAT_ABOUT = /^(?:what\b.*\babout\b|tell me\b|summari[sz]e|describe|explain)/i;
+
+/**
+ * One item in words; for a question about what it is, with what it says of itself at length
+ * (its body), where the page sent that.
+ */
+function aboutOne(item: Item, text: string): string {
+  const said = `${describeItem(item)}.`;
+  if (!item.detail || !WHAT_ABOUT.test(text)) return said;
+  return `${said} ${/[.!?…]$/.test(item.detail) ? item.detail : `${item.detail}.`}`;
 }
 
 // "what milestones are there?", "what are the milestones?", "which issues do we have?"
