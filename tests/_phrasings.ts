@@ -248,6 +248,7 @@ export const PHRASINGS: [string, Expected][] = [
   // A change asked of several at once: one at a time, and the request for the first.
   ["close all bugs", /^I close one issue at a time\.[\s\S]*Say “close issue 58”, then the next\.$/],
   ["assign all docs issues to dana", /Say “assign issue 67 to dana”, then the next\.$/],
+  ["give all bugs to bob", /^I give one issue at a time\.[\s\S]*Say “give issue 58 to bob”/],
   [
     "who is working on the login bug?",
     /^#42 Fix login redirect loop on expired sessions \(open, bug, alice\)\.$/,

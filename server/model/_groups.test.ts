@@ -115,6 +115,15 @@ test("a change asked of several items says it goes one at a time and names the f
     "I archive one task at a time. The tasks on screen that match “events”:\n" +
       "- #2 Book the venue\n\nSay “archive task 2 owned by omar”, then the next.",
   );
+  // "give" is a verb of assigning, a change: one at a time, like "assign".
+  assert.match(
+    oneAtATime("give all backend tasks to omar", listed, [...actions, {
+      name: "assign_task",
+      description: "Assign a task to someone.",
+      schema: object({ id: { type: "integer" }, who: { enum: ["omar", "ines"] } }, ["id", "who"]),
+    }])!,
+    /^I give one task at a time\.[\s\S]*Say “give task 8 to omar”, then the next\.$/,
+  );
   // Looking is not a change: "show all todo tasks" is the filter's, never one at a time.
   assert.equal(oneAtATime("show all todo tasks", listed, actions), undefined);
   assert.equal(oneAtATime("archive the first task", listed, actions), undefined);

@@ -36,7 +36,7 @@ const ALL = new Set(["all", "every", "each", "both"]);
 const REST = new Set(["to", "as", "into", "for", "from", "by", "with", "and", "then"]);
 // The verbs that only show or pick an item: "show all bugs" is a filter, never a change to each.
 const LOOKING = new Set(
-  "open show view display see read select choose pick highlight focus find search list look filter go get give"
+  "open show view display see read select choose pick highlight focus find search list look filter go get"
     .split(" "),
 );
 
