@@ -15,7 +15,7 @@ import { hasFact, type Item } from "./_items.ts";
 import type { Action } from "./_match.ts";
 import { stem, type Token, tokenize, truncate } from "./_text.ts";
 import { STOP_WORDS, triggersOf } from "./_vocabulary.ts";
-import { missingItem } from "./_intent.ts";
+import { missingItem, propertiesOf } from "./_intent.ts";
 
 /** What the planner knows of the items for these answers. */
 export interface Listed {
@@ -44,9 +44,8 @@ const LOOKING = new Set(
 function valueStems(actions: readonly Action[]): Set<string> {
   const out = new Set<string>();
   for (const a of actions) {
-    const props = (a.schema as { properties?: Record<string, { enum?: unknown[] }> })?.properties;
-    for (const p of Object.values(props ?? {})) {
-      for (const v of Array.isArray(p?.enum) ? p.enum : []) {
+    for (const [, p] of propertiesOf(a.schema)) {
+      for (const v of Array.isArray(p.enum) ? p.enum : []) {
         if (typeof v === "string" && !/\s/.test(v)) out.add(stem(v.toLowerCase()));
       }
     }

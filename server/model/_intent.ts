@@ -33,7 +33,15 @@ const MAX_TOKENS = 200;
 const THRESHOLD = 3;
 const ITEM_KEY = /^(?:number|id|num|issue|item|task|ticket)$|(?:_number|_id|Number|Id)$/;
 
-function propertiesOf(schema: unknown): [string, Schema][] {
+/**
+ * The properties of an action's input schema that are schemas themselves.
+ *
+ * @example
+ * ```ts
+ * propertiesOf({ properties: { number: { type: "integer" } } }); // [["number", { type: "integer" }]]
+ * ```
+ */
+export function propertiesOf(schema: unknown): [string, Schema][] {
   const props = (schema as Schema | undefined)?.properties;
   if (!props || typeof props !== "object") return [];
   return Object.entries(props).filter((e): e is [string, Schema] =>
@@ -149,6 +157,7 @@ function weigh(
   tokens: Token[],
   screen: Screen,
   mentioned: ReadonlySet<string>,
+  placedByWords: { numbers: number[]; fact?: string } | undefined,
 ): Weighed {
   const triggers = triggersOf(action.name, action.description);
   const own = wordsOf(action.name).map(stem);
@@ -158,18 +167,20 @@ function weigh(
   const first = tokens.findIndex((t) => !STOP_WORDS.has(t.word));
   const hit = tokens.findIndex((t) => triggers.has(t.stem));
   const at = hit >= 0 ? tokens[hit].start : -1;
+  // Whether the verb said is the name's own or one the description starts with, rather than a
+  // synonym of either.
+  const fromDescription = hit >= 0 &&
+    wordsOf(action.description ?? "").slice(0, 5).map(stem).includes(tokens[hit].stem);
+  const direct = hit >= 0 && (own[0] === tokens[hit].stem || fromDescription);
   if (hit >= 0) {
     // A verb from the name (or its synonyms) says more than one from the description.
-    const fromName = own[0] === tokens[hit].stem || !wordsOf(action.description ?? "")
-      .slice(0, 5).map(stem).includes(tokens[hit].stem);
+    const fromName = own[0] === tokens[hit].stem || !fromDescription;
     score += (fromName ? 3 : 2) + (hit === first ? 1 : 0);
     evidence = true;
   }
   for (const word of own.slice(1)) if (stems.has(word)) score += 2;
   // "show unassigned issues" names what the page lists, and "show" stands in for "find" only by
   // synonym: an action named after other things ("find milestones") is not what it means.
-  const direct = hit >= 0 && (own[0] === tokens[hit].stem ||
-    wordsOf(action.description ?? "").slice(0, 5).map(stem).includes(tokens[hit].stem));
   const nouns = own.slice(1);
   if (
     hit >= 0 && !direct && screen.kind !== undefined && stems.has(screen.kind) &&
@@ -212,9 +223,7 @@ function weigh(
   score += Object.keys(input).length;
   // "the second bug" names one item by its place: only an action that takes an item can use it,
   // so its words count for that action rather than as a filter's label.
-  const placed = Object.keys(input).length > before
-    ? ordinalPhrase(tokens, screen.items, screen.kind)
-    : undefined;
+  const placed = Object.keys(input).length > before ? placedByWords : undefined;
   if (placed) score += 2;
   // A value the words name that this action cannot take ("bob" for a label-only filter) counts
   // against it, unless it only said which item ("bug" in "the second bug").
@@ -251,8 +260,10 @@ export function intendedCall(
   if (tokens.length === 0) return undefined;
   let best: Weighed | undefined;
   const mentioned = mentionedValues(actions, tokens, screen);
+  // The items an ordinal names, read once for every action weighed.
+  const placed = ordinalPhrase(tokens, screen.items, screen.kind);
   for (const action of actions) {
-    const w = weigh(action, text, tokens, screen, mentioned);
+    const w = weigh(action, text, tokens, screen, mentioned, placed);
     if (!best || w.score > best.score) best = w;
   }
   return best && best.score >= THRESHOLD

@@ -105,6 +105,10 @@ export function selectedOf(facts: ContextFacts): number | undefined {
   return Number.isInteger(s) ? s as number : undefined;
 }
 
+/** Whether the word (a stem) says what the items are: their kind, "one" or "item". */
+const namesKind = (word: string | undefined, kind: string | undefined) =>
+  word === kind || word === "one" || word === "item";
+
 // Not places in the list but the highest and the lowest number.
 const NEWEST = 1_000;
 const OLDEST = -1_000;
@@ -176,7 +180,7 @@ export function ordinalPhrase(
     const count = place === 0 || place === -1 ? COUNTS.get(tokens[i + 1].word) ?? 1 : 1;
     const next = tokens[i + 1 + (count > 1 ? 1 : 0)]?.stem;
     if (next === undefined) continue;
-    const all = next === kind || next === "one" || next === "item";
+    const all = namesKind(next, kind);
     const among = all ? items : items.filter((item) => hasFact(item, next));
     if (among.length === 0) continue;
     const fact = all ? undefined : next;
@@ -235,7 +239,7 @@ export function besideSelected(
       ? -1
       : 0;
     const next = tokens[i + 1].stem;
-    if (step !== 0 && (next === kind || next === "one" || next === "item")) {
+    if (step !== 0 && namesKind(next, kind)) {
       return items[at + step]?.number;
     }
   }
