@@ -15,8 +15,9 @@
  * the run says which lines it left out. CI asks for both
  * (`.ci/run`). A Node that strips types itself (22.18 and later) runs the test files as they
  * are; Node 20 loads them through `tests/_ts_loader.mjs`. Each suite is `scripts/node_suite.ts`:
- * `TEST_CONCURRENCY` sets how many files it runs at once (4), and it starts the slowest files
- * (`SLOWEST`) first. See docs/architecture.md.
+ * `TEST_CONCURRENCY` sets how many processes it runs at once (4); it starts the slowest files
+ * (`SLOWEST`) first, and the quick files that Deno runs too share processes, about
+ * `GROUP_SIZE` to one. See docs/architecture.md.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { readdir } from "node:fs/promises";
@@ -171,11 +172,34 @@ if (stale.length) {
   console.error(`scripts/test.ts names test files that are gone in SLOWEST: ${stale.join(", ")}`);
   process.exit(1);
 }
-/** `list` with the files of SLOWEST first, slowest first, and the rest in their order. */
-const slowestFirst = (list: string[]) => [
-  ...SLOWEST.filter((f) => list.includes(f)),
-  ...list.filter((f) => !SLOWEST.includes(f)),
-];
+/**
+ * How many test files share one process (`scripts/node_suite.ts`): the files that run on Node
+ * and Deno alike and are not among the slowest. They start no browser and no other Node, and
+ * Deno still runs each of them alone. Measured on 2 cores, 2026-12-07, the 155 such files on
+ * their own: Node 20 68 s and 116 s of CPU one process each, 29 s and 34 s twenty to a process;
+ * Node 24 38 s and 55 s, 26 s and 25 s (docs/architecture.md, "Test time").
+ */
+const GROUP_SIZE = 20;
+
+/**
+ * A suite's entries for `scripts/node_suite.ts`: the files of SLOWEST first, slowest first, each
+ * alone; then the files that run on Deno too, in groups of about `GROUP_SIZE` (dealt in turn,
+ * so each group holds files from all over the tree); then the other Node-only files, alone.
+ */
+function suiteEntries(list: string[]): string[] {
+  const rest = list.filter((f) => !SLOWEST.includes(f));
+  const shared = rest.filter((f) => both.includes(f));
+  const count = Math.ceil(shared.length / GROUP_SIZE);
+  const groups = Array.from(
+    { length: count },
+    (_, g) => shared.filter((_, i) => i % count === g).join(","),
+  );
+  return [
+    ...SLOWEST.filter((f) => list.includes(f)),
+    ...groups,
+    ...rest.filter((f) => !both.includes(f)),
+  ];
+}
 const results: SuiteResult[] = [];
 
 /** The Node lines besides this one that `TEST_NODE_LINES` names. */
@@ -209,7 +233,7 @@ if (want("node")) {
     node: string,
     version: string,
     env?: NodeJS.ProcessEnv,
-    files = slowestFirst([...both, ...nodeOnly]),
+    files = suiteEntries([...both, ...nodeOnly]),
   ) =>
     run(
       name,
@@ -255,7 +279,7 @@ if (want("node")) {
   // Run together (three files each, as until 2026-12-05) they took more processor time than the
   // two one after another: on 2 cores, 1363 s of it and 688 s of wall time for Node 22 and 24
   // together, against 548 s and 281 s for Node 24 alone (docs/architecture.md).
-  const files = slowestFirst([...both, ...nodeOnly]).filter((f) => !DENO_DRIVEN.has(f));
+  const files = suiteEntries([...both, ...nodeOnly].filter((f) => !DENO_DRIVEN.has(f)));
   for (const line of lines) {
     let node: string;
     try {
