@@ -15,6 +15,9 @@ import { socketIoTransport } from "./socketio_transport.ts";
 import type { TransportLink } from "./transport.ts";
 
 test("connect() resolves once the runtime acknowledged the join, not when the socket opened", async () => {
+  // Timers of other test files that share this process (scripts/node_suite.ts) may still run.
+  const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout");
+  const before = timers().length;
   const http = createServer();
   const io = new Server(http);
   const joins: unknown[] = [];
@@ -52,9 +55,11 @@ test("connect() resolves once the runtime acknowledged the join, not when the so
   // connect() waits for the join with a timer of 30 s; the join or the close ends it. Left
   // behind, it held this file's process open for 30 s after its test passed. The sockets'
   // own closing timers end as their connections do, within two seconds under any load.
-  const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout");
-  for (let waited = 0; timers().length > 0 && waited < 2_000; waited += 20) {
+  for (let waited = 0; timers().length > before && waited < 2_000; waited += 20) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  assert.deepEqual(timers(), [], "no timer outlives the transport and the server");
+  assert.ok(
+    timers().length <= before,
+    `no timer outlives the transport and the server: ${timers().length} now, ${before} before`,
+  );
 });

@@ -32,16 +32,24 @@ const dir = groups.length ? mkdtempSync(join(tmpdir(), "tether-suite-")) : undef
 process.on("exit", () => dir && rmSync(dir, { recursive: true, force: true }));
 
 /**
- * The module a group's process runs: each member imported in turn. A member whose import
- * throws becomes one failing test that names it.
+ * The module a group's process runs: each member imported in turn, and no test run until all
+ * are (a hook of the process's root test waits for them), so a member's top-level code never
+ * runs in the middle of another member's test. A member whose import throws becomes one
+ * failing test that names it.
  */
 function groupModule(members: string[]): string {
-  const lines = [`import { test } from "node:test";`];
+  const lines = [
+    `import { before, test } from "node:test";`,
+    `let loaded;`,
+    `const all = new Promise((resolve) => { loaded = resolve; });`,
+    `before(() => all);`,
+  ];
   for (const member of members) {
     const url = JSON.stringify(pathToFileURL(resolve(member)).href);
     const name = JSON.stringify(`loading ${relative(process.cwd(), resolve(member))}`);
     lines.push(`try { await import(${url}); } catch (e) { test(${name}, () => { throw e; }); }`);
   }
+  lines.push(`loaded();`);
   return lines.join("\n") + "\n";
 }
 

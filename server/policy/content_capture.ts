@@ -67,10 +67,15 @@ const MAX_TEXT = 2_000;
 const MAX_DEPTH = 8;
 const MAX_ENTRIES = 100;
 
+/**
+ * The patterns first, then the configured secrets: a configured secret's piece inside a key
+ * that looks secret, redacted first, would break the key's pattern and leave the rest of it
+ * (`sk-live[redacted]abcdef0123`) for the approver to read.
+ */
 function maskText(text: string): string {
-  let out = redact(text);
+  let out = text;
   for (const pattern of MASKS) out = out.replace(pattern, MASK);
-  return out;
+  return redact(out);
 }
 
 function keep(value: unknown, mode: CaptureMode, depth: number): unknown {

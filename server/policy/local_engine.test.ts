@@ -1,5 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { registerSecret } from "../log.ts";
 import { memoryStore } from "../kv/memory.ts";
 import { ApprovalConflict } from "./approvals.ts";
 import { MAX_INPUT_CHARS } from "./content_capture.ts";
@@ -189,6 +191,23 @@ test("an input too long to show whole is withheld, never clipped, and cannot be 
   assert.equal("tool_input" in r.context, false);
   assert.match(String(r.context.input_withheld_reason), /too long to show whole/);
   await assert.rejects(engine.approvals.decide(r.request_id, "approve", "ops"), ApprovalConflict);
+});
+
+test("redacted capture masks a key that looks secret whole, even when a configured secret is inside it", async () => {
+  // A configured secret of this test alone (secrets stay registered for the process), inside a
+  // key the patterns know: redacted first, it would split the key and leave its ends readable.
+  const secret = randomBytes(8).toString("hex");
+  registerSecret(secret);
+  const redacted = setup(doc(), "redacted");
+  await redacted.engine.evaluate(
+    body({ command: `deploy --key sk-live_${secret}tail0123` }),
+    "tether",
+  );
+  const kept = (await redacted.engine.approvals.pending())[0].context.tool_input as Record<
+    string,
+    unknown
+  >;
+  assert.equal(kept.command, "deploy --key [REDACTED]");
 });
 
 test("full capture keeps the input; redacted masks what looks secret or personal", async () => {

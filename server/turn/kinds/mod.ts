@@ -56,17 +56,24 @@ const kinds = new Map<string, ToolKind>(Object.entries(BUILTIN));
  * Registers a tool kind of one's own: its tools are offered after the
  * shipped kinds' (a name already offered stays the earlier kind's), and its
  * calls go through the same pipeline. Throws when the category is taken.
+ * Returns a function that removes the kind again (a test's, or a plugin's
+ * that is unloaded); a record that names its category then fails as a
+ * category no kind has.
  *
  * @example
  * ```ts
- * registerToolKind({ category: "clock", offer: () => ({ tools: [clockTool] }), run: tellTime });
+ * const remove = registerToolKind({ category: "clock", offer: () => ({ tools: [clockTool] }), run: tellTime });
+ * remove();
  * ```
  */
-export function registerToolKind<T, C>(kind: ToolKind<T, C>): void {
+export function registerToolKind<T, C>(kind: ToolKind<T, C>): () => void {
   if (kinds.has(kind.category)) {
     throw new Error(`A tool kind with category ${kind.category} is already registered.`);
   }
   kinds.set(kind.category, kind as ToolKind);
+  return () => {
+    if (kinds.get(kind.category) === kind) kinds.delete(kind.category);
+  };
 }
 
 /**
