@@ -1,7 +1,8 @@
 /**
  * `scripts/node_suite.ts`, which runs each Node suite of `npm test`: files joined by `,` share
- * one process and every member's tests run; a member that fails to load is a failed test named
- * after it, the rest of its group still runs, and the suite's exit code says so.
+ * one process and every member's tests run, after all of them are loaded; a member that fails to
+ * load is a failed test named after it, the rest of its group still runs, and the suite's exit
+ * code says so.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -44,6 +45,27 @@ test("a group's files share one process and each of their tests runs", async () 
       (await import("node:fs/promises")).readFile(join(dir, `${name}.pid`), "utf8");
     assert.equal(await pid("a"), await pid("b"), "a and b ran in one process");
     assert.notEqual(await pid("a"), await pid("c"), "c ran alone");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("no test of a group runs before every member is loaded", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "tether-suite-test-"));
+  try {
+    await writeFile(
+      join(dir, "first.mjs"),
+      `import { test } from "node:test";\nimport assert from "node:assert/strict";\n` +
+        `test("the last member's top-level code ran", () => assert.equal(globalThis.lastLoaded, true));\n`,
+    );
+    // A member that takes a while to load, as one importing the server's modules does.
+    await writeFile(
+      join(dir, "last.mjs"),
+      `await new Promise((resolve) => setTimeout(resolve, 200));\nglobalThis.lastLoaded = true;\n`,
+    );
+    const { status, out } = suite(dir, ["first.mjs,last.mjs"]);
+    assert.equal(status, 0, out);
+    assert.match(out, /ℹ pass 1/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
