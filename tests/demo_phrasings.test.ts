@@ -181,6 +181,20 @@ test(`"close 42, 31 and 7" and "the first two issues" make a call for each, in o
     ["change_status", { number: 67, status: "closed" }],
     ["change_status", { number: 61, status: "closed" }],
   ]);
+  // A count in digits between a place and a plural is how many, as in words.
+  assert.deepEqual(await calls("close the last 3 issues"), [
+    ["change_status", { number: 15, status: "closed" }],
+    ["change_status", { number: 12, status: "closed" }],
+    ["change_status", { number: 7, status: "closed" }],
+  ]);
+  assert.deepEqual(await calls("close the first 2 bugs"), [
+    ["change_status", { number: 58, status: "closed" }],
+    ["change_status", { number: 51, status: "closed" }],
+  ]);
+  // A digit anywhere else is still an issue's number.
+  assert.deepEqual(await calls("close the last 3"), [
+    ["change_status", { number: 3, status: "closed" }],
+  ]);
   // A number said twice is one call.
   assert.deepEqual(await calls("close 42 and 42"), [
     ["change_status", { number: 42, status: "closed" }],

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { countAnswer, type Listed, oneAtATime } from "./_groups.ts";
+import { countAnswer, type Listed, oneAtATime, placedLook } from "./_groups.ts";
 import { besideSelected, findItem, type Item, ordinalItem, ordinalPhrase } from "./_items.ts";
 import type { Action } from "./_match.ts";
 import { tokenize } from "./_text.ts";
@@ -145,4 +145,20 @@ test("a list of the matching items names at most five, and how many more", () =>
   assert.equal(lines(5).length, 5);
   assert.deepEqual(lines(6).at(-1), "- #95 Task 5", "a sixth is listed, not counted");
   assert.deepEqual(lines(8).slice(4), ["- #96 Task 4", "- and 3 more"]);
+});
+
+test("a look at a few items named by their place lists them; a verb that picks says how to ask for one", () => {
+  assert.equal(
+    placedLook("show the first two tasks", listed),
+    "The tasks you mean:\n- #9 Write the launch post\n- #8 Fix the upload timeout",
+  );
+  assert.equal(
+    placedLook("pick the last two backend tasks", listed),
+    "I pick one task at a time. The tasks you mean:\n- #8 Fix the upload timeout\n" +
+      "- #5 Rotate the API keys\n\nSay “pick task 8”.",
+  );
+  // One item by its place is for the action itself; a change to a few is made one call each.
+  assert.equal(placedLook("show the first task", listed), undefined);
+  assert.equal(placedLook("archive the first two tasks", listed), undefined);
+  assert.equal(placedLook("show all tasks", listed), undefined);
 });

@@ -2,7 +2,8 @@
  * Requests about several items at once, which the offline planner answers in
  * words: "how many open bugs are there?" counts the items on screen that match,
  * and "close all bugs" says that each change names one item, listing the
- * items the words mean and a request that names the first of them.
+ * items the words mean and a request that names the first of them; "show the
+ * first three bugs" lists those three.
  *
  * Which items the words mean is read from what the items say of themselves
  * (their state, labels, assignee: `Item.facts`) and the values the offered
@@ -11,7 +12,7 @@
  * @module
  */
 
-import { hasFact, type Item } from "./_items.ts";
+import { hasFact, type Item, ordinalPhrase } from "./_items.ts";
 import type { Action } from "./_match.ts";
 import { stem, type Token, tokenize, truncate } from "./_text.ts";
 import { STOP_WORDS, triggersOf } from "./_vocabulary.ts";
@@ -164,4 +165,32 @@ export function oneAtATime(
   return `${head} The ${listed.kinds} on screen${which}:\n${lines(matching)}\n\n${
     example ? `Say “${example}”, then the next.` : "Name them one by one."
   }`;
+}
+
+// The verbs that only look: their answer to a few items is the list itself.
+const SHOWING = new Set("show view display see read find list look get".split(" "));
+
+/**
+ * The answer to a look at a few items named by their place ("show the first three bugs",
+ * "select the last 3 issues"): the items as a list, since a page shows or picks one item a
+ * call; a verb that picks ("select", "open") also says how to ask for one. Undefined for any
+ * other text, and where the place names one item.
+ *
+ * @example
+ * ```ts
+ * placedLook("show the first three bugs", listed); // "The first three bugs on screen:\n- #58 …"
+ * ```
+ */
+export function placedLook(text: string, listed: Listed): string | undefined {
+  const tokens = tokenize(text);
+  const verb = tokens.find((t) => !STOP_WORDS.has(t.word));
+  if (!verb || !LOOKING.has(verb.stem) || listed.items.length === 0) return undefined;
+  const placed = ordinalPhrase(tokens, listed.items, listed.kind);
+  if (!placed || placed.numbers.length < 2) return undefined;
+  const items = placed.numbers.flatMap((n) => listed.items.filter((i) => i.number === n));
+  const list = `The ${listed.kinds} you mean:\n${lines(items)}`;
+  if (SHOWING.has(verb.stem)) return list;
+  return `I ${verb.word} one ${listed.kind} at a time. ${list}\n\nSay “${verb.word} ${listed.kind} ${
+    items[0].number
+  }”.`;
 }

@@ -87,6 +87,15 @@ const REWRITES: [RegExp, string][] = [
   [/^what is (\p{L}+) working on\??$/iu, "issues assigned to $1"],
   // "add the performance label to 31" asks for labelling.
   [/^(?:add|put|apply) (?:the |a )?(?:\S+ )?(?:label|tag)\b/i, "label"],
+  // "the last 3 issues" counts, as "the last three issues" does: a digit between a place and
+  // a plural is how many, not an item's number.
+  ...["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"].map((
+    word,
+    i,
+  ): [RegExp, string] => [
+    new RegExp(`\\b(first|last|top|bottom) ${i + 2} (?=\\p{L}+s\\b)`, "giu"),
+    `$1 ${word} `,
+  ]),
 ];
 
 // Searching without quotes: the words after the verb are the text to look for.

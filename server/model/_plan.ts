@@ -14,7 +14,7 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { describeScreen, helpText, notUnderstood, reportResults } from "./_answer.ts";
 import { fillArguments } from "./_args.ts";
-import { countAnswer, type Listed, oneAtATime } from "./_groups.ts";
+import { countAnswer, type Listed, oneAtATime, placedLook } from "./_groups.ts";
 import { type ContextFacts, readContext } from "./_context.ts";
 import { intendedCall, missingItem, missingTitle, type Screen } from "./_intent.ts";
 import {
@@ -387,6 +387,7 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
   const about = prompt.results.length === 0
     ? countAnswer(scanned.trim(), listed, actions) ??
       oneAtATime(scanned.trim(), listed, actions) ??
+      placedLook(scanned.trim(), listed) ??
       aboutItem(scanned.trim(), facts, screen)
     : undefined;
   if (prompt.results.length > 0) {
