@@ -36,7 +36,7 @@ export const PHRASINGS: [string, Expected][] = [
   ["select the next issue", ["select_issue", { number: 38 }]],
   ["open the previous issue", ["open_issue", { number: 45 }]],
   ["close the oldest docs issue", ["change_status", { number: 15, status: "closed" }]],
-  ["what's the newest issue?", /^#67 Changelog page for 3\.2 \(open, docs\)\.$/],
+  ["what's the newest issue?", /^#67 Changelog page for 3\.2 \(open, docs, unassigned\)\.$/],
   ["show issues about login", ["filter_issues", { query: "login" }]],
   ["show only bugs", ["show_only", { label: "bug" }]],
   ["change status of issue 42 to closed", ["change_status", { number: 42, status: "closed" }]],
@@ -236,7 +236,15 @@ export const PHRASINGS: [string, Expected][] = [
   ["how many issues are there?", /Shown: 14 of 18 issues/],
   // To see the issues, where no filter says which: what the list shows.
   ["list issues", /^You are on the issues view[\s\S]*Shown: 14 of 18 issues/],
-  ["show unassigned issues", /^You are on the issues view[\s\S]*Shown: 14 of 18 issues/],
+  // Unassigned is a fact of the issues on screen that no filter takes: they are listed.
+  [
+    "show unassigned issues",
+    /^3 of the 14 issues on screen match “unassigned”:\n- #67 [^\n]*\n- #51 [^\n]*\n- #27 /,
+  ],
+  [
+    "which bugs are unassigned?",
+    /^1 of the 14 issues on screen matches “bugs” and “unassigned”:\n- #51 Mention autocomplete/,
+  ],
   // Counted among the issues on screen by what they say of themselves.
   ["how many bugs are there?", /^6 of the 14 issues on screen match “bugs”:\n- #58 /],
   ["how many open issues are there?", /^All 14 issues on screen match “open”\.$/],

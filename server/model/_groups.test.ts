@@ -1,7 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { countAnswer, type Listed, oneAtATime, placedLook } from "./_groups.ts";
-import { besideSelected, findItem, type Item, ordinalItem, ordinalPhrase } from "./_items.ts";
+import { countAnswer, type Listed, oneAtATime, placedLook, unfilterable } from "./_groups.ts";
+import {
+  besideSelected,
+  findItem,
+  type Item,
+  itemOf,
+  ordinalItem,
+  ordinalPhrase,
+} from "./_items.ts";
 import type { Action } from "./_match.ts";
 import { tokenize } from "./_text.ts";
 
@@ -87,7 +94,7 @@ test("a count names how many of the items on screen match, and which", () => {
   );
   assert.equal(
     countAnswer("how many todo tasks does ines have?", listed, actions),
-    "1 of the 4 tasks on screen match “todo” and “ines”:\n- #9 Write the launch post",
+    "1 of the 4 tasks on screen matches “todo” and “ines”:\n- #9 Write the launch post",
   );
   // "archived" is a value an action takes, so it is understood though no task on screen has it.
   assert.equal(
@@ -161,4 +168,31 @@ test("a look at a few items named by their place lists them; a verb that picks s
   assert.equal(placedLook("show the first task", listed), undefined);
   assert.equal(placedLook("archive the first two tasks", listed), undefined);
   assert.equal(placedLook("show all tasks", listed), undefined);
+});
+
+test("an item whose assignee or owner is empty is unassigned, a fact no filter here takes", () => {
+  assert.deepEqual(itemOf({ id: 3, name: "Order chairs", column: "todo", owner: null })?.facts, [
+    "todo",
+    "unassigned",
+  ]);
+  assert.deepEqual(itemOf({ id: 4, name: "Call the caterer", assignee: "" })?.facts, [
+    "unassigned",
+  ]);
+  // Another empty field says nothing.
+  assert.deepEqual(itemOf({ id: 6, name: "Print badges", due: null })?.facts, []);
+  const board: Listed = {
+    ...listed,
+    items: [...items, itemOf({ id: 3, name: "Order chairs", column: "todo", owner: null })!],
+  };
+  assert.equal(
+    unfilterable("which todo tasks are unassigned?", board, actions),
+    "1 of the 5 tasks on screen matches “todo” and “unassigned”:\n- #3 Order chairs",
+  );
+  assert.equal(
+    unfilterable("show unassigned tasks", board, actions),
+    "1 of the 5 tasks on screen matches “unassigned”:\n- #3 Order chairs",
+  );
+  // Words an action takes as values are for that action: a filter shows them.
+  assert.equal(unfilterable("which tasks are todo?", board, actions), undefined);
+  assert.equal(unfilterable("archive the unassigned tasks", board, actions), undefined);
 });

@@ -102,14 +102,47 @@ export function countAnswer(
     return undefined;
   }
   const words = factWords(tokenize(text), listed, actions);
-  if (words.length === 0) return undefined;
+  return words.length === 0 ? undefined : matchAnswer(words, listed);
+}
+
+/** How many of the items on screen match all of `words`, and which. */
+function matchAnswer(words: readonly Token[], listed: Listed): string {
   const matching = matchingAll(listed.items, words);
   const total = `the ${listed.items.length} ${listed.kinds} on screen`;
   if (matching.length === 0) return `None of ${total} match ${quoted(words)}.`;
   if (matching.length === listed.items.length) {
     return `All ${listed.items.length} ${listed.kinds} on screen match ${quoted(words)}.`;
   }
-  return `${matching.length} of ${total} match ${quoted(words)}:\n${lines(matching)}`;
+  const verb = matching.length === 1 ? "matches" : "match";
+  return `${matching.length} of ${total} ${verb} ${quoted(words)}:\n${lines(matching)}`;
+}
+
+const WHICH = /^(?:which|what)\b/i;
+
+/**
+ * The answer to "which bugs are unassigned?" or "show unassigned bugs" where the words name a
+ * fact of the items that no offered action takes as a value, so no filter could show them:
+ * the items on screen that match, as a count does. Undefined where every such word is a
+ * value an action takes (a filter is then the answer), and for any other text.
+ *
+ * @example
+ * ```ts
+ * unfilterable("which bugs are unassigned?", listed, actions); // "1 of the 14 issues on screen matches …"
+ * ```
+ */
+export function unfilterable(
+  text: string,
+  listed: Listed,
+  actions: readonly Action[],
+): string | undefined {
+  if (listed.items.length === 0 || text.length > MAX_QUESTION) return undefined;
+  const tokens = tokenize(text);
+  const verb = tokens.find((t) => !STOP_WORDS.has(t.word));
+  if (!WHICH.test(text) && !(verb && SHOWING.has(verb.stem))) return undefined;
+  const words = factWords(tokens, listed, actions);
+  const values = valueStems(actions);
+  if (!words.some((w) => !values.has(w.stem))) return undefined;
+  return matchAnswer(words, listed);
 }
 
 /**

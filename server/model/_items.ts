@@ -26,6 +26,8 @@ const MAX_ITEMS = 500;
 const KEYS = ["number", "id", "num", "index"];
 const TITLES = ["title", "name", "label", "subject"];
 const DETAILS = ["body", "description", "summary", "details", "text"];
+// Fields that name who an item is with; empty, the item is with nobody: "unassigned" is a fact.
+const PEOPLE = /^(?:assignee|assigned(?:_?to)?|owner)$/i;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -47,7 +49,8 @@ export function itemOf(value: unknown): Item | undefined {
   const facts: string[] = [];
   for (const [k, v] of Object.entries(value)) {
     if (k === key || k === title || DETAILS.includes(k) || facts.length >= 4) continue;
-    if (typeof v === "string" && v.length <= 40) facts.push(v);
+    if ((v === null || v === "") && PEOPLE.test(k)) facts.push("unassigned");
+    else if (typeof v === "string" && v.length <= 40) facts.push(v);
     else if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string")) {
       facts.push(v.join(", "));
     }

@@ -14,7 +14,7 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { describeScreen, helpText, notUnderstood, reportResults } from "./_answer.ts";
 import { fillArguments } from "./_args.ts";
-import { countAnswer, type Listed, oneAtATime, placedLook } from "./_groups.ts";
+import { countAnswer, type Listed, oneAtATime, placedLook, unfilterable } from "./_groups.ts";
 import { type ContextFacts, readContext } from "./_context.ts";
 import { intendedCall, missingItem, missingTitle, type Screen } from "./_intent.ts";
 import {
@@ -388,6 +388,7 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
     ? countAnswer(scanned.trim(), listed, actions) ??
       oneAtATime(scanned.trim(), listed, actions) ??
       placedLook(scanned.trim(), listed) ??
+      unfilterable(scanned.trim(), listed, actions) ??
       aboutItem(scanned.trim(), facts, screen)
     : undefined;
   if (prompt.results.length > 0) {
