@@ -223,33 +223,58 @@ const settled = (text: string) => DECLINED.test(text) || DENIED.test(text) || PO
  * ```
  */
 export function reportResults(results: readonly Outcome[]): string {
-  const lines = results.map((r) => {
+  // Calls of one action that worked one after another are one sentence: "Done: change status
+  // (#67 …; #61 …)." rather than the same words again for each.
+  const lines: string[] = [];
+  let run: { name: string; abouts: string[]; remarks: string[] } | undefined;
+  const closeRun = () => {
+    if (!run) return;
+    const done = `Done: ${run.name} (${run.abouts.join("; ")}).`;
+    lines.push([done, ...run.remarks].join(" "));
+    run = undefined;
+  };
+  for (const r of results) {
     const name = words(r.toolName);
-    const text = truncate(r.text.trim(), 300);
-    if (r.ok) {
-      const { about, remark } = summary(text);
-      const done = about ? `Done: ${name} (${about}).` : `Done: ${name}.`;
-      return remark ? `${done} ${remark}` : done;
+    if (!r.ok) {
+      closeRun();
+      lines.push(failure(r, name));
+      continue;
     }
-    // Named in quotes as the chat's card shows an action without a `title`: "I could not open
-    // issue" is not a sentence, and the quotes let a person find the card it is about.
-    const called = `“${capital(name)}”`;
-    if (DECLINED.test(text)) return `You cancelled ${called}; nothing was changed.`;
-    // A person's or the policy's no is an answer, not a failure to retry; its own words are
-    // written for agents, so they are not repeated.
-    if (DENIED.test(text)) return `The reviewer declined ${called}; nothing was changed.`;
-    if (POLICY.test(text)) return `${called} is not allowed here; nothing was changed.`;
-    if (UNKNOWN.test(text)) {
-      return `I cannot tell whether ${called} took effect; check the page before trying again.`;
+    const { about, remark } = summary(truncate(r.text.trim(), 300));
+    if (!about) {
+      closeRun();
+      lines.push(remark ? `Done: ${name}. ${remark}` : `Done: ${name}.`);
+      continue;
     }
-    // The reason is shown once, beside the call (the chat's card says it in people's words);
-    // repeating it here would say it twice, and in the words the layers wrote for agents.
-    return `${called} did not work.`;
-  });
+    if (run?.name !== name) closeRun();
+    run ??= { name, abouts: [], remarks: [] };
+    run.abouts.push(about);
+    if (remark) run.remarks.push(remark);
+  }
+  closeRun();
   // Saying so, instead of calling again, is what keeps a failing call from looping. A call whose
   // outcome is unknown is not asked for again: the page must be checked first.
   if (results.every((r) => !r.ok && !settled(r.text.trim()) && !UNKNOWN.test(r.text))) {
     lines.push("Tell me again with what it needs and I will retry.");
   }
   return lines.join(" ");
+}
+
+/** A call that did not work, in words: cancelled, declined, refused, unknown or failed. */
+function failure(r: Outcome, name: string): string {
+  const text = truncate(r.text.trim(), 300);
+  // Named in quotes as the chat's card shows an action without a `title`: "I could not open
+  // issue" is not a sentence, and the quotes let a person find the card it is about.
+  const called = `“${capital(name)}”`;
+  if (DECLINED.test(text)) return `You cancelled ${called}; nothing was changed.`;
+  // A person's or the policy's no is an answer, not a failure to retry; its own words are
+  // written for agents, so they are not repeated.
+  if (DENIED.test(text)) return `The reviewer declined ${called}; nothing was changed.`;
+  if (POLICY.test(text)) return `${called} is not allowed here; nothing was changed.`;
+  if (UNKNOWN.test(text)) {
+    return `I cannot tell whether ${called} took effect; check the page before trying again.`;
+  }
+  // The reason is shown once, beside the call (the chat's card says it in people's words);
+  // repeating it here would say it twice, and in the words the layers wrote for agents.
+  return `${called} did not work.`;
 }
