@@ -47,6 +47,21 @@ test("lists and records are summarised by their names, never [object Object]", (
   assert.doesNotMatch(summarize({ x: [{}, {}], y: { z: 1 } }), /object Object/);
 });
 
+test("a result's note for a person is a sentence of its own, not one of its fields", () => {
+  assert.equal(
+    summarize({
+      number: 42,
+      title: "Fix login",
+      state: "closed",
+      note: "#42 is hidden by the current filters",
+    }),
+    "#42 Fix login, state: closed. #42 is hidden by the current filters.",
+  );
+  assert.equal(summarize({ message: "saved as a draft" }), "Saved as a draft.");
+  // Fields after the note still count, up to four in all.
+  assert.equal(summarize({ note: "moved.", column: "done" }), "column: done. Moved.");
+});
+
 test("statuses and labels name the action by its title", () => {
   assert.equal(titleOf("create_issue"), "Create issue");
   assert.equal(titleOf("create_issue", "File an issue"), "File an issue");

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { itemLabel, listInWords, nameOf } from "../protocol/_summary.ts";
+import { itemLabel, listInWords, nameOf, REMARK } from "../protocol/_summary.ts";
 
 /**
  * An identifier in words, capitalised: `select_issue` → "Select issue".
@@ -66,9 +66,16 @@ export function summarize(output: unknown): string {
   if (Array.isArray(value)) return listInWords(value);
   const item = itemLabel(value);
   const parts: string[] = item ? [item.label] : [];
+  let remark = "";
   for (const [key, v] of Object.entries(value)) {
-    if (parts.length === 4) break;
     if (item?.keys.includes(key)) continue;
+    // A note for a person ("#42 is hidden by the current filters") is a sentence of its own.
+    if (!remark && REMARK.test(key) && typeof v === "string" && v.trim()) {
+      const text = clip(v.trim(), 100).replace(/[^.!?…]$/, "$&.");
+      remark = text[0].toUpperCase() + text.slice(1);
+      continue;
+    }
+    if (parts.length === 4) continue;
     const label = inWords(key).toLowerCase();
     if (v === null || ["string", "number", "boolean"].includes(typeof v)) {
       parts.push(`${label}: ${clip(String(v), 60)}`);
@@ -79,7 +86,9 @@ export function summarize(output: unknown): string {
       if (name) parts.push(`${label}: ${clip(name, 60)}`);
     }
   }
-  return clip(parts.join(", "), 160);
+  const about = clip(parts.join(", "), 160);
+  if (!remark) return about;
+  return about ? `${about}. ${remark}` : remark;
 }
 
 // The agent-facing phrasings the layers write, each with what a person reads instead.

@@ -7,6 +7,17 @@
  * @module
  */
 
+/**
+ * The keys of a result's remark for a person ("#42 is hidden by the current filters"), said as
+ * a sentence of its own rather than as one of the record's fields.
+ *
+ * @example
+ * ```ts
+ * REMARK.test("note"); // true
+ * ```
+ */
+export const REMARK = /^(?:note|notice|message|remark|warning|hint)$/i;
+
 const clip = (text: string, max: number) => text.length > max ? text.slice(0, max - 1) + "…" : text;
 
 /**

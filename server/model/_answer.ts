@@ -7,7 +7,7 @@
  * @module
  */
 
-import { itemLabel, listInWords, nameOf } from "../../protocol/_summary.ts";
+import { itemLabel, listInWords, nameOf, REMARK } from "../../protocol/_summary.ts";
 
 import type { ContextFacts } from "./_context.ts";
 import { describeItem, type Item, itemOf } from "./_items.ts";
@@ -171,8 +171,6 @@ export function notUnderstood(actions: readonly Action[], items: readonly Item[]
 }
 
 /** A result's short summary: its plain fields, lists counted. */
-// A result's remark for a person ("#42 is hidden by the current filters"): its own sentence.
-const REMARK = /^(?:note|notice|message|remark|warning|hint)$/i;
 
 /**
  * A result in a few words: its fields, the item it describes as "#42 Fix login" rather than
