@@ -279,6 +279,9 @@ export const PHRASINGS: [string, Expected][] = [
   ["what's on the page?", /You are on the issues view/],
   ["make me a sandwich", NOT_UNDERSTOOD],
   ["label 42 as ui", NO_LABEL_ACTION],
+  ["remove the bug label from 42", NO_LABEL_ACTION],
+  // The item is named by words of its title and what it is ("the login bug").
+  ["assign the login bug to bob", ["assign_issue", { number: 42, assignee: "bob" }]],
   ["add the performance label to 31", NO_LABEL_ACTION],
   ["tag 12 as docs", /no action here to tag/i],
   // Only milestones can be renamed here, and the words name an issue.

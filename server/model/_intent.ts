@@ -13,7 +13,7 @@
  */
 
 import { fillArguments, type Schema, TITLE_KEY } from "./_args.ts";
-import { findItem, type Item, ordinalPhrase } from "./_items.ts";
+import { findItem, hasFact, type Item, ordinalPhrase } from "./_items.ts";
 import type { Action, NamedCall } from "./_match.ts";
 import { stem, type Token, tokenize, wordsOf } from "./_text.ts";
 import { POINTERS, STOP_WORDS, triggersOf, verbOfValue } from "./_vocabulary.ts";
@@ -226,10 +226,19 @@ function weigh(
   const placed = Object.keys(input).length > before ? placedByWords : undefined;
   if (placed) score += 2;
   // A value the words name that this action cannot take ("bob" for a label-only filter) counts
-  // against it, unless it only said which item ("bug" in "the second bug").
+  // against it, unless it only said which item: "bug" in "the second bug", or in "assign the
+  // login bug to bob" where the item the action takes is a bug.
   const taken = new Set(Object.values(input).map((v) => String(v).toLowerCase()));
+  const itemKey = propertiesOf(action.schema).find(([k, p]) =>
+    Number.isInteger(input[k]) && isItemKey(k, p)
+  )?.[0];
+  const item = itemKey === undefined
+    ? undefined
+    : screen.items.find((i) => i.number === input[itemKey]);
   for (const value of mentioned) {
-    if (!taken.has(value) && stem(value) !== placed?.fact) score -= 2;
+    if (taken.has(value) || stem(value) === placed?.fact) continue;
+    if (item && hasFact(item, stem(value))) continue;
+    score -= 2;
   }
   // "close it" with nothing selected still means one item: the words point at it, so the action
   // that takes an item is not marked down for lacking it, and the planner asks which one rather

@@ -87,6 +87,11 @@ const REWRITES: [RegExp, string][] = [
   [/^what is (\p{L}+) working on\??$/iu, "issues assigned to $1"],
   // "add the performance label to 31" asks for labelling.
   [/^(?:add|put|apply) (?:the |a )?(?:\S+ )?(?:label|tag)\b/i, "label"],
+  // So does "remove the bug label from 42": about a label, never a request to delete the issue.
+  [
+    /^(?:remove|delete|drop|take off|strip) (?:the |a |all )?(?:\S+ )?(?:labels?|tags?)\b/i,
+    "label",
+  ],
   // "the last 3 issues" counts, as "the last three issues" does: a digit between a place and
   // a plural is how many, not an item's number.
   ...["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"].map((
