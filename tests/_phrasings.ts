@@ -280,6 +280,15 @@ export const PHRASINGS: [string, Expected][] = [
   ["make me a sandwich", NOT_UNDERSTOOD],
   ["label 42 as ui", NO_LABEL_ACTION],
   ["remove the bug label from 42", NO_LABEL_ACTION],
+  // A yes-or-no question about an issue is answered from the list; it never acts.
+  ["is 42 closed?", /^#42 Fix login redirect loop on expired sessions \(open, bug, alice\)\.$/],
+  [
+    "is the webhook bug assigned to bob?",
+    /^#31 Webhook retries flood the log \(open, bug, bob\)\.$/,
+  ],
+  // A new issue with its title after a colon.
+  ["new issue: dark mode is broken", ["create_issue", { title: "dark mode is broken" }]],
+  ["new bug: crash on save", ["create_issue", { title: "crash on save", label: "bug" }]],
   // The item is named by words of its title and what it is ("the login bug").
   ["assign the login bug to bob", ["assign_issue", { number: 42, assignee: "bob" }]],
   ["add the performance label to 31", NO_LABEL_ACTION],

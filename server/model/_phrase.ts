@@ -92,6 +92,12 @@ const REWRITES: [RegExp, string][] = [
     /^(?:remove|delete|drop|take off|strip) (?:the |a |all )?(?:\S+ )?(?:labels?|tags?)\b/i,
     "label",
   ],
+  // "new issue: dark mode is broken" files one with that title ("new bug: …" labels it a bug).
+  [/^(?:new|create|file|add)(?: an?)? issue\s*[:–—-]\s*([^"“”\n]+?)[.!\s]*$/i, 'create issue "$1"'],
+  [
+    /^(?:new|create|file|add)(?: an?)? bug\s*[:–—-]\s*([^"“”\n]+?)[.!\s]*$/i,
+    'create issue "$1" label bug',
+  ],
   // "the last 3 issues" counts, as "the last three issues" does: a digit between a place and
   // a plural is how many, not an item's number.
   ...["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"].map((

@@ -73,10 +73,11 @@ const THANKS = /^(?:thanks|thank you|cheers|great|perfect|nice|ok(?:ay)?)\b/i;
 
 // A question about one item: "what is issue 42 about?", "who is assigned to 42?" (the typo
 // correction may have made "assigned" "assignee").
+// A yes-or-no question ("is 42 closed?") asks about the item too: it never acts on it.
 const ABOUT =
-  /^(?:what(?:'s|\s+is|\s+was)?|tell me(?: more)? about|summari[sz]e|describe|explain|who(?:'s|\s+is)?\s+(?:assign\w*|working)|(?:what(?:'s|\s+is)\s+)?the status of)\b/i;
+  /^(?:what(?:'s|\s+is|\s+was)?|tell me(?: more)? about|summari[sz]e|describe|explain|who(?:'s|\s+is)?\s+(?:assign\w*|working)|(?:what(?:'s|\s+is)\s+)?the status of|(?:is|was|are|has|does)\b(?=[^?]*\?\s*$))\b/i;
 const QUESTION_WORDS = stemSet(
-  "what tell more about summarize summarise describe explain who assigned working status",
+  "what tell more about summarize summarise describe explain who assigned working status is was are has does",
 );
 
 /**
