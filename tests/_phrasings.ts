@@ -280,6 +280,12 @@ export const PHRASINGS: [string, Expected][] = [
   ["make me a sandwich", NOT_UNDERSTOOD],
   ["label 42 as ui", NO_LABEL_ACTION],
   ["remove the bug label from 42", NO_LABEL_ACTION],
+  // A request not to do something does nothing.
+  ["don't close 42", /^All right: I changed nothing\.$/],
+  [
+    "which issue is selected?",
+    /^#42 Fix login redirect loop on expired sessions .* is selected\.$/,
+  ],
   // A yes-or-no question about an issue is answered from the list; it never acts.
   ["is 42 closed?", /^#42 Fix login redirect loop on expired sessions \(open, bug, alice\)\.$/],
   [

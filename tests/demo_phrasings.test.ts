@@ -195,6 +195,20 @@ test(`"close 42, 31 and 7" and "the first two issues" make a call for each, in o
   assert.deepEqual(await calls("close the last 3"), [
     ["change_status", { number: 3, status: "closed" }],
   ]);
+  // Two requests joined: each planned alone, "it" the first one's issue.
+  assert.deepEqual(await calls("close 42 and assign it to bob"), [
+    ["change_status", { number: 42, status: "closed" }],
+    ["assign_issue", { number: 42, assignee: "bob" }],
+  ]);
+  assert.deepEqual(await calls("select the first issue, then open it"), [
+    ["select_issue", { number: 67 }],
+    ["open_issue", { number: 67 }],
+  ]);
+  // Never split inside quoted words.
+  assert.deepEqual(await calls('search for "bugs and crashes" and select 42'), [
+    ["filter_issues", { query: "bugs and crashes" }],
+    ["select_issue", { number: 42 }],
+  ]);
   // A number said twice is one call.
   assert.deepEqual(await calls("close 42 and 42"), [
     ["change_status", { number: 42, status: "closed" }],

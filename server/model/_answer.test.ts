@@ -45,3 +45,16 @@ test("a call that worked without a result to name is said alone, with its note",
     "Done: refresh board. The board is up to date. Done: refresh board.",
   );
 });
+
+test("a note said once is not said again", () => {
+  const note = "#8 is hidden by the current filters";
+  assert.equal(
+    reportResults([
+      ok("close_task", { id: 8, title: "Fix the upload timeout", note }),
+      ok("pick_task", { id: 8, title: "Fix the upload timeout", note }),
+      ok("refresh_board", { note }),
+    ]),
+    "Done: close task (#8 Fix the upload timeout). #8 is hidden by the current filters. " +
+      "Done: pick task (#8 Fix the upload timeout). Done: refresh board.",
+  );
+});

@@ -224,11 +224,14 @@ export function reportResults(results: readonly Outcome[]): string {
   // Calls of one action that worked one after another are one sentence: "Done: change status
   // (#67 …; #61 …)." rather than the same words again for each.
   const lines: string[] = [];
+  // A note said once is not said again ("#42 is hidden by the current filters" after each call).
+  const said = new Set<string>();
+  const fresh = (remarks: string[]) => remarks.filter((r) => !said.has(r) && said.add(r));
   let run: { name: string; abouts: string[]; remarks: string[] } | undefined;
   const closeRun = () => {
     if (!run) return;
     const done = `Done: ${run.name} (${run.abouts.join("; ")}).`;
-    lines.push([done, ...run.remarks].join(" "));
+    lines.push([done, ...fresh(run.remarks)].join(" "));
     run = undefined;
   };
   for (const r of results) {
@@ -241,7 +244,7 @@ export function reportResults(results: readonly Outcome[]): string {
     const { about, remark } = summary(truncate(r.text.trim(), 300));
     if (!about) {
       closeRun();
-      lines.push(remark ? `Done: ${name}. ${remark}` : `Done: ${name}.`);
+      lines.push([`Done: ${name}.`, ...fresh(remark ? [remark] : [])].join(" "));
       continue;
     }
     if (run?.name !== name) closeRun();

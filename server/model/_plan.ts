@@ -339,6 +339,78 @@ function forcedCall(
   return [{ name: actions[0].name, input: fillArguments(actions[0].schema, text) }];
 }
 
+// "don't close 42": a request not to do something is no request to do it.
+const NEGATED = /^(?:(?:no,?|please)\s+)?(?:don'?t|do not|never|no need to)\b(?!\s+forget)/i;
+
+/** The answer to a request not to do something: nothing is done. */
+function declined(text: string): string | undefined {
+  return NEGATED.test(text) ? "All right: I changed nothing." : undefined;
+}
+
+const SELECTED_QUESTION =
+  /^(?:which|what)(?:\s+[\p{L}-]+)?\s+is\s+(?:selected|current|open\s+now)(?:\s+now)?\s*\?*$/iu;
+
+/** The answer to "which issue is selected?", from the page's selection. */
+function selectedAnswer(
+  text: string,
+  facts: ContextFacts | undefined,
+  screen: Screen,
+): string | undefined {
+  if (!SELECTED_QUESTION.test(text)) return undefined;
+  const item = screen.items.find((i) => i.number === screen.selected);
+  const kind = kindOf(facts);
+  if (item) return `${describeItem(item)} is selected.`;
+  return screen.selected !== undefined
+    ? `${capital(kind)} ${screen.selected} is selected.`
+    : `No ${kind === "one" ? "item" : kind} is selected.`;
+}
+
+// How many joins of a message are looked at for a second request.
+const MAX_JOINS = 20;
+// Where a second request may begin: "close 42 and assign it to bob", "…, then select 7".
+const JOINS = /\s*,\s*(?:and\s+)?(?:then\s+)?|\s+and\s+(?:then\s+)?|\s+then\s+|\s*;\s*/gi;
+
+/**
+ * Two requests in one message ("close 42 and assign it to bob"): split where the words after a
+ * join start with a verb of an offered action, each half planned alone, and "it" in the second
+ * the item the first one took. Undefined unless both halves are requests.
+ */
+function compound(
+  text: string,
+  actions: readonly Action[],
+  screen: Screen,
+): NamedCall[] | undefined {
+  const verbs = actions.map((a) => triggersOf(a.name, a.description));
+  let quotes = 0;
+  let counted = 0;
+  let seen = 0;
+  for (const join of text.matchAll(JOINS)) {
+    // Two requests are joined early in a message; past the twentieth join, none is looked for.
+    if (++seen > MAX_JOINS) break;
+    // Never inside quoted words: `search for "bugs and crashes"` is one request. The quotes are
+    // counted once along the text, not again for each join.
+    quotes += text.slice(counted, join.index).match(/["“”]/g)?.length ?? 0;
+    counted = join.index;
+    if (quotes % 2 === 1) continue;
+    const tail = text.slice(join.index + join[0].length);
+    // The verb is among the first words: only they are read, so a message of many commas
+    // costs each join a few words, not the rest of the message.
+    const verb = tokenize(tail.slice(0, 40)).find((t) => !STOP_WORDS.has(t.word));
+    if (!verb || !verbs.some((v) => v.has(verb.stem))) continue;
+    const first = intendedCall(text.slice(0, join.index), actions, screen);
+    if (!first) return undefined;
+    const number = Object.values(first.input).find((v) => Number.isInteger(v));
+    const named = number === undefined ? tail : tail.replace(
+      /\b(?:it|that one|this one|the same one)\b/i,
+      `${screen.kind ?? "item"} ${number}`,
+    );
+    const second = intendedCall(named, actions, screen);
+    if (!second) return undefined;
+    return [first, second].map(({ name, input }) => ({ name, input }));
+  }
+  return undefined;
+}
+
 /**
  * The planner reads only this many characters of the latest message: naming
  * an action happens at the start of a request, and a bounded prefix keeps the
@@ -386,7 +458,9 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
   const listed: Listed = { items: screen.items, kind, kinds: kindsOf(facts) };
   const list = prompt.results.length === 0 ? listQuestion(scanned, actions, kind) : undefined;
   const about = prompt.results.length === 0
-    ? countAnswer(scanned.trim(), listed, actions) ??
+    ? declined(scanned.trim()) ??
+      selectedAnswer(scanned.trim(), facts, screen) ??
+      countAnswer(scanned.trim(), listed, actions) ??
       oneAtATime(scanned.trim(), listed, actions) ??
       placedLook(scanned.trim(), listed) ??
       unfilterable(scanned.trim(), listed, actions) ??
@@ -403,6 +477,7 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
     text = about;
   } else {
     named = namedCalls(scanned, actions, screen);
+    if (named.length === 0) named = compound(scanned, actions, screen) ?? [];
     const answer = named.length === 0 ? plainAnswer(scanned, actions, facts, screen) : undefined;
     const intended = answer === undefined && named.length <= 1
       ? intendedCall(scanned, actions, screen)
