@@ -280,6 +280,14 @@ export const PHRASINGS: [string, Expected][] = [
   ["make me a sandwich", NOT_UNDERSTOOD],
   ["label 42 as ui", NO_LABEL_ACTION],
   ["remove the bug label from 42", NO_LABEL_ACTION],
+  // A question why or whether, or a person telling what they did, never acts.
+  ["why is 42 closed?", /^#42 Fix login redirect loop on expired sessions \(open, bug, alice\)\.$/],
+  [
+    "should I close 42?",
+    /^#42 Fix login redirect loop on expired sessions \(open, bug, alice\)\.$/,
+  ],
+  ["I closed 31 by mistake", /^#31 Webhook retries flood the log \(open, bug, bob\)\.$/],
+  ["how do I close an issue?", /^I am the offline assistant[\s\S]*I can:\n/],
   // A request not to do something does nothing.
   ["don't close 42", /^All right: I changed nothing\.$/],
   [

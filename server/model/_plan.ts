@@ -74,11 +74,17 @@ const THANKS = /^(?:thanks|thank you|cheers|great|perfect|nice|ok(?:ay)?)\b/i;
 // A question about one item: "what is issue 42 about?", "who is assigned to 42?" (the typo
 // correction may have made "assigned" "assignee").
 // A yes-or-no question ("is 42 closed?") asks about the item too: it never acts on it.
+// So do "why is 42 closed?" and "should I close 42?", and "I closed 42 by mistake" tells of
+// something done, not a request: the item is described, and nothing is done to it.
 const ABOUT =
-  /^(?:what(?:'s|\s+is|\s+was)?|tell me(?: more)? about|summari[sz]e|describe|explain|who(?:'s|\s+is)?\s+(?:assign\w*|working)|(?:what(?:'s|\s+is)\s+)?the status of|(?:is|was|are|has|does)\b(?=[^?]*\?\s*$))\b/i;
+  /^(?:what(?:'s|\s+is|\s+was)?|tell me(?: more)? about|summari[sz]e|describe|explain|who(?:'s|\s+is)?\s+(?:assign\w*|working)|(?:what(?:'s|\s+is)\s+)?the status of|(?:is|was|are|has|does|why|should|shall)\b(?=[^?]*\?\s*$)|i\s+(?:closed|reopened|opened|fixed|resolved|finished|assigned|deleted|removed|created|filed|labell?ed|moved|changed|selected|marked|updated|edited|did|made|set|put)\b)\b/iu;
 const QUESTION_WORDS = stemSet(
-  "what tell more about summarize summarise describe explain who assigned working status is was are has does",
+  "what tell more about summarize summarise describe explain who assigned working status is was are has does why should shall",
 );
+
+// "how do I close an issue?", "can I delete issues?": a question of how, answered with what the
+// page offers, never by doing it.
+const HOW_QUESTION = /^(?:how(?!\s+(?:many|much)\b)|can i|could i|do i|may i)\b[^?]*\?\s*$/i;
 
 /**
  * The answer to a question about one item on screen, from what the page says of it; undefined
@@ -464,7 +470,8 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
       oneAtATime(scanned.trim(), listed, actions) ??
       placedLook(scanned.trim(), listed) ??
       unfilterable(scanned.trim(), listed, actions) ??
-      aboutItem(scanned.trim(), facts, screen)
+      aboutItem(scanned.trim(), facts, screen) ??
+      (HOW_QUESTION.test(scanned.trim()) ? helpText(actions, facts, screen.items) : undefined)
     : undefined;
   if (prompt.results.length > 0) {
     named = namedCalls(scanned, actions, screen);
