@@ -257,6 +257,10 @@ export const PHRASINGS: [string, Expected][] = [
   ["close all bugs", /^I close one issue at a time\.[\s\S]*Say “close issue 58”, then the next\.$/],
   ["assign all docs issues to dana", /Say “assign issue 67 to dana”, then the next\.$/],
   ["give all bugs to bob", /^I give one issue at a time\.[\s\S]*Say “give issue 58 to bob”/],
+  [
+    "close all",
+    /^I close one issue at a time\. The issues on screen:[\s\S]*Say “close issue 67”, then the next\.$/,
+  ],
   // A look at a few named by their place: the list, since the page shows one at a time.
   ["show the first 3 bugs", /^The issues you mean:\n- #58 [^\n]*\n- #51 [^\n]*\n- #42 [^\n]*$/],
   [

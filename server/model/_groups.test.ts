@@ -131,6 +131,13 @@ test("a change asked of several items says it goes one at a time and names the f
     }])!,
     /^I give one task at a time\.[\s\S]*Say “give task 8 to omar”, then the next\.$/,
   );
+  // "archive all" with nothing after it: every task on screen.
+  assert.match(
+    oneAtATime("archive all", listed, actions)!,
+    /^I archive one task at a time\. The tasks on screen:\n- #9 [\s\S]*Say “archive task 9”, then the next\.$/,
+  );
+  // Words after it that say nothing of the tasks: not understood here.
+  assert.equal(oneAtATime("archive all the lovely", listed, actions), undefined);
   // Looking is not a change: "show all todo tasks" is the filter's, never one at a time.
   assert.equal(oneAtATime("show all todo tasks", listed, actions), undefined);
   assert.equal(oneAtATime("archive the first task", listed, actions), undefined);

@@ -181,7 +181,8 @@ export function oneAtATime(
       end = i;
     }
   });
-  if (end < 0) return undefined;
+  // "close all": nothing after it says which, so every item on screen.
+  if (end < 0 && phrase.length > 0) return undefined;
   const words = factWords(phrase.slice(0, end + 1), listed, actions);
   const matching = matchingAll(listed.items, words);
   const head = `I ${verb.word} one ${listed.kind} at a time.`;
@@ -191,7 +192,7 @@ export function oneAtATime(
   }
   // The person's own request with the first item's number where they said "all …".
   const request = text.slice(0, tokens[all].start) + `${listed.kind} ${matching[0].number}` +
-    text.slice(phrase[end].end);
+    text.slice((end < 0 ? tokens[all] : phrase[end]).end);
   const example = request.length <= 80
     ? request.trim().replace(/[.!?]+$/, "").replace(/\s+/g, " ")
     : undefined;
