@@ -292,6 +292,10 @@ export const PHRASINGS: [string, Expected][] = [
   ],
   ["I closed 31 by mistake", /^#31 Webhook retries flood the log \(open, bug, bob\)\.$/],
   ["how do I close an issue?", /^I am the offline assistant[\s\S]*I can:\n/],
+  // Reopening, said another way.
+  ["open 42 again", ["change_status", { number: 42, status: "open" }]],
+  ["put 31 back to open", ["change_status", { number: 31, status: "open" }]],
+  ["who's on 42", /^#42 Fix login redirect loop on expired sessions \(open, bug, alice\)\.$/],
   // A request not to do something does nothing.
   ["don't close 42", /^All right: I changed nothing\.$/],
   [

@@ -77,6 +77,10 @@ const REWRITES: [RegExp, string][] = [
     "$1$2 as closed",
   ],
   [/\beverything\b/gi, "all issues"],
+  // "open it again" and "put 42 back to open" reopen; opening to look is "open 42".
+  [/^(?:please )?open (.{1,40}?) again\b/i, "reopen $1"],
+  [/^(?:please )?put (.{1,40}?) (?:back )?(?:in)?to (open|closed)\b/i, "set $1 to $2"],
+  [/\bback to (open|closed)\b/gi, "to $1"],
   [/\b((?:clear|remove|reset|drop) )(?:all )?(?:the )?(filters?|search)\b/gi, "$1filters"],
   // Going back to the list is going to the issues page.
   [/^(?:(?:go|get|take me) )?back to (?:the )?(?:list|issue list)\b/i, "go to issues"],

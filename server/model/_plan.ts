@@ -77,7 +77,7 @@ const THANKS = /^(?:thanks|thank you|cheers|great|perfect|nice|ok(?:ay)?)\b/i;
 // So do "why is 42 closed?" and "should I close 42?", and "I closed 42 by mistake" tells of
 // something done, not a request: the item is described, and nothing is done to it.
 const ABOUT =
-  /^(?:what(?:'s|\s+is|\s+was)?|tell me(?: more)? about|summari[sz]e|describe|explain|who(?:'s|\s+is)?\s+(?:assign\w*|working)|(?:what(?:'s|\s+is)\s+)?the status of|(?:is|was|are|has|does|why|should|shall)\b(?=[^?]*\?\s*$)|i\s+(?:closed|reopened|opened|fixed|resolved|finished|assigned|deleted|removed|created|filed|labell?ed|moved|changed|selected|marked|updated|edited|did|made|set|put)\b)\b/iu;
+  /^(?:what(?:'s|\s+is|\s+was)?|tell me(?: more)? about|summari[sz]e|describe|explain|who(?:'s|\s+is)?\s+(?:assign\w*|working|on)|(?:what(?:'s|\s+is)\s+)?the status of|(?:is|was|are|has|does|why|should|shall)\b(?=[^?]*\?\s*$)|i\s+(?:closed|reopened|opened|fixed|resolved|finished|assigned|deleted|removed|created|filed|labell?ed|moved|changed|selected|marked|updated|edited|did|made|set|put)\b)\b/iu;
 const QUESTION_WORDS = stemSet(
   "what tell more about summarize summarise describe explain who assigned working status is was are has does why should shall",
 );
