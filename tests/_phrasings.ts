@@ -298,6 +298,7 @@ export const PHRASINGS: [string, Expected][] = [
   ["who's on 42", /^#42 Fix login redirect loop on expired sessions \(open, bug, alice\)\.$/],
   // A request not to do something does nothing.
   ["don't close 42", /^All right: I changed nothing\.$/],
+  ["close 42 tomorrow", /^I can only do things now, not later[\s\S]*I changed nothing\.$/],
   [
     "which issue is selected?",
     /^#42 Fix login redirect loop on expired sessions .* is selected\.$/,

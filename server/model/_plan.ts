@@ -348,9 +348,17 @@ function forcedCall(
 // "don't close 42": a request not to do something is no request to do it.
 const NEGATED = /^(?:(?:no,?|please)\s+)?(?:don'?t|do not|never|no need to)\b(?!\s+forget)/i;
 
-/** The answer to a request not to do something: nothing is done. */
+// "close 42 tomorrow": a request for later, which the assistant cannot keep.
+const LATER =
+  /(?<!\b(?:about|called|titled|named) )\b(?:later(?: on| today)?|tomorrow|tonight|next (?:week|month|day|time)|in (?:an?|\d{1,3}) (?:minute|hour|day|week)s?)\s*[.!]*$/i;
+
+/** The answer to a request not to do something, or to do it later: nothing is done now. */
 function declined(text: string): string | undefined {
-  return NEGATED.test(text) ? "All right: I changed nothing." : undefined;
+  if (NEGATED.test(text)) return "All right: I changed nothing.";
+  if (LATER.test(text)) {
+    return "I can only do things now, not later: ask again when it should be done. I changed nothing.";
+  }
+  return undefined;
 }
 
 const SELECTED_QUESTION =
