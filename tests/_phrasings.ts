@@ -258,6 +258,10 @@ export const PHRASINGS: [string, Expected][] = [
   ["assign all docs issues to dana", /Say “assign issue 67 to dana”, then the next\.$/],
   ["give all bugs to bob", /^I give one issue at a time\.[\s\S]*Say “give issue 58 to bob”/],
   [
+    "close all bugs except 42 and 31",
+    /^I close one issue at a time\. The issues on screen that match “bugs”:\n- #58 [^\n]*\n- #51 [^\n]*\n- #38 [^\n]*\n- #7 [^\n]*\n\nSay “close issue 58”, then the next\.$/,
+  ],
+  [
     "close all",
     /^I close one issue at a time\. The issues on screen:[\s\S]*Say “close issue 67”, then the next\.$/,
   ],

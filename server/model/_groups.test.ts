@@ -136,6 +136,12 @@ test("a change asked of several items says it goes one at a time and names the f
     oneAtATime("archive all", listed, actions)!,
     /^I archive one task at a time\. The tasks on screen:\n- #9 [\s\S]*Say “archive task 9”, then the next\.$/,
   );
+  // "all but 9": every task on screen except those named.
+  assert.equal(
+    oneAtATime("archive all but 9 and 5", listed, actions),
+    "I archive one task at a time. The tasks on screen:\n- #8 Fix the upload timeout\n" +
+      "- #2 Book the venue\n\nSay “archive task 8”, then the next.",
+  );
   // Words after it that say nothing of the tasks: not understood here.
   assert.equal(oneAtATime("archive all the lovely", listed, actions), undefined);
   // Looking is not a change: "show all todo tasks" is the filter's, never one at a time.

@@ -34,7 +34,12 @@ const HOW_MANY = /^how many\b/i;
 const MAX_QUESTION = 300;
 const ALL = new Set(["all", "every", "each", "both"]);
 // Where the words naming the items end and the rest of a request begins.
-const REST = new Set(["to", "as", "into", "for", "from", "by", "with", "and", "then"]);
+const REST = new Set(
+  ["to", "as", "into", "for", "from", "by", "with", "and", "then", "but", "except"],
+);
+// "close all but 42", "everything except 31 and 7": the numbers left out.
+const EXCEPT =
+  /\b(?:but|except)(?:\s+for)?((?:\s*(?:,|and)?\s*(?:(?:issue|number|#)\s*)?#?\d{1,9}\b)+)/i;
 // The verbs that only show or pick an item: "show all bugs" is a filter, never a change to each.
 const LOOKING = new Set(
   "open show view display see read select choose pick highlight focus find search list look filter go get"
@@ -184,7 +189,8 @@ export function oneAtATime(
   // "close all": nothing after it says which, so every item on screen.
   if (end < 0 && phrase.length > 0) return undefined;
   const words = factWords(phrase.slice(0, end + 1), listed, actions);
-  const matching = matchingAll(listed.items, words);
+  const except = text.slice(tokens[all].end).match(EXCEPT)?.[1].match(/\d{1,9}/g)?.map(Number);
+  const matching = matchingAll(listed.items, words).filter((i) => !except?.includes(i.number));
   const head = `I ${verb.word} one ${listed.kind} at a time.`;
   const which = words.length ? ` that match ${quoted(words)}` : "";
   if (matching.length === 0) {
@@ -194,7 +200,7 @@ export function oneAtATime(
   const request = text.slice(0, tokens[all].start) + `${listed.kind} ${matching[0].number}` +
     text.slice((end < 0 ? tokens[all] : phrase[end]).end);
   const example = request.length <= 80
-    ? request.trim().replace(/[.!?]+$/, "").replace(/\s+/g, " ")
+    ? request.replace(EXCEPT, "").trim().replace(/[.!?]+$/, "").replace(/\s+/g, " ")
     : undefined;
   return `${head} The ${listed.kinds} on screen${which}:\n${lines(matching)}\n\n${
     example ? `Say “${example}”, then the next.` : "Name them one by one."
