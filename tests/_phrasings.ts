@@ -299,6 +299,12 @@ export const PHRASINGS: [string, Expected][] = [
   // Reopening, said another way.
   ["open 42 again", ["change_status", { number: 42, status: "open" }]],
   ["put 31 back to open", ["change_status", { number: 31, status: "open" }]],
+  // A question with no issue in it is about the selected one (42).
+  ["who is assigned?", /^#42 Fix login redirect loop on expired sessions \(open, bug, alice\)\.$/],
+  [
+    "what's the status?",
+    /^#42 Fix login redirect loop on expired sessions \(open, bug, alice\)\.$/,
+  ],
   ["who's on 42", /^#42 Fix login redirect loop on expired sessions \(open, bug, alice\)\.$/],
   // A request not to do something does nothing.
   ["don't close 42", /^All right: I changed nothing\.$/],

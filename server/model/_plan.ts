@@ -79,8 +79,13 @@ const THANKS = /^(?:thanks|thank you|cheers|great|perfect|nice|ok(?:ay)?)\b/i;
 const ABOUT =
   /^(?:what(?:'s|\s+is|\s+was)?|tell me(?: more)? about|summari[sz]e|describe|explain|who(?:'s|\s+is)?\s+(?:assign\w*|working|on)|(?:what(?:'s|\s+is)\s+)?the status of|(?:is|was|are|has|does|why|should|shall)\b(?=[^?]*\?\s*$)|i\s+(?:closed|reopened|opened|fixed|resolved|finished|assigned|deleted|removed|created|filed|labell?ed|moved|changed|selected|marked|updated|edited|did|made|set|put)\b)\b/iu;
 const QUESTION_WORDS = stemSet(
-  "what tell more about summarize summarise describe explain who assigned working status is was are has does why should shall",
+  "what s tell more about summarize summarise describe explain who assigned assignee working status title state is was are has does why should shall",
 );
+
+// What a question with no item in it may ask of the selected one ("who is assigned?").
+const PROPERTIES = stemSet("assigned assignee working status state title");
+// Words about the people talking, never about the selected item ("what can you do?").
+const PEOPLE = new Set(["me", "my", "mine", "i", "you", "your", "we", "our"]);
 
 // "how do I close an issue?", "can I delete issues?": a question of how, answered with what the
 // page offers, never by doing it.
@@ -113,8 +118,15 @@ function aboutItem(
   const named = tokens.some((t) =>
     t.word === kind || POINTERS.has(t.word) || screen.items.some((i) => hasFact(i, t.word))
   );
-  if (!named) return undefined;
   const ignore = new Set([...screen.vocabulary ?? [], ...QUESTION_WORDS]);
+  if (!named) {
+    // "who is assigned?", "what's the status?" with one issue selected (or open on its own
+    // page): a question with no other words is about that one.
+    const selected = screen.items.find((i) => i.number === screen.selected);
+    const bare = tokens.some((t) => PROPERTIES.has(t.stem)) &&
+      tokens.every((t) => !PEOPLE.has(t.word) && (STOP_WORDS.has(t.word) || ignore.has(t.stem)));
+    return selected && bare ? aboutOne(selected, text) : undefined;
+  }
   const found = findItem(tokens, screen.items, screen.selected, ignore, screen.kind);
   const item = screen.items.find((i) => i.number === found);
   return item ? aboutOne(item, text) : undefined;
