@@ -64,15 +64,15 @@ export function connectAssistant(
     const current = issues.find((i) => i.number === selected);
     view.name = page === "list" ? "issues" : page === "new" ? "new_issue" : "issue";
     view.description = VIEWS[page];
-    view.data = {
+    const list = {
       shown: `${visible.length} of ${issues.length} issues`,
       issues: visible.slice(0, 25).map(summary),
-      ...(current
-        ? {
-          selected_issue: { ...summary(current), body: current.body, comments: current.comments },
-        }
-        : {}),
     };
+    const open = current
+      ? { selected_issue: { ...summary(current), body: current.body, comments: current.comments } }
+      : {};
+    // On an issue's own page that issue comes first: it is what the page is about.
+    view.data = page === "issue" ? { ...open, ...list } : { ...list, ...open };
     view.state = { page, filter, selected };
   };
   sync();

@@ -343,6 +343,26 @@ describe("the demo as npm start composes it", () => {
     });
   }
 
+  test("on an issue's own page, what is on screen names that issue first", async () => {
+    const page = await context.newPage();
+    await page.goto(`${running!.url}/?session=e2e-issue-page-${Date.now()}#/issues/42`);
+    await waitConnected(page);
+    const input = page.locator("tether-chat textarea");
+    await input.fill("what is on screen?");
+    await input.press("Enter");
+    const answer = page.locator("tether-chat [part~=message-assistant]", {
+      hasText: "You are on the issue view",
+    });
+    await answer.last().waitFor();
+    const text = await answer.last().innerText();
+    assert.match(text, /Selected issue: #42 Fix login redirect loop/);
+    assert.ok(
+      text.indexOf("Selected issue:") < text.indexOf("Shown:"),
+      `the open issue comes before the list:\n${text}`,
+    );
+    await page.close();
+  });
+
   for (const transport of ["sse", "socket.io"] as const) {
     test(`two tabs opened before the first message follow one session over ${transport}`, async () => {
       const session = `e2e-tabs-${transport.replace(".", "")}-${Date.now()}`;
