@@ -170,8 +170,6 @@ export function notUnderstood(actions: readonly Action[], items: readonly Item[]
   }`;
 }
 
-/** A result's short summary: its plain fields, lists counted. */
-
 /**
  * A result in a few words: its fields, the item it describes as "#42 Fix login" rather than
  * its number and title apart, and a remark for a person (`note`) as a sentence of its own.

@@ -45,6 +45,8 @@ const LOOKING = new Set(
   "open show view display see read select choose pick highlight focus find search list look filter go get"
     .split(" "),
 );
+// The verbs that only look: their answer to a few items is the list itself.
+const SHOWING = new Set("show view display see read find list look get".split(" "));
 
 /** The stems of every enum value the offered actions take ("closed", "bug", "alice"). */
 function valueStems(actions: readonly Action[]): Set<string> {
@@ -206,9 +208,6 @@ export function oneAtATime(
     example ? `Say “${example}”, then the next.` : "Name them one by one."
   }`;
 }
-
-// The verbs that only look: their answer to a few items is the list itself.
-const SHOWING = new Set("show view display see read find list look get".split(" "));
 
 /**
  * The answer to a look at a few items named by their place ("show the first three bugs",

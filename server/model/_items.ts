@@ -151,13 +151,18 @@ export function hasFact(item: Item, stem: string): boolean {
 // Each item's facts as stems, made once: a long message asks about every word.
 const FACT_STEMS = new WeakMap<Item, Set<string>>();
 
+/**
+ * The words of a count after an ordinal, two to ten in order ("the first two issues").
+ *
+ * @example
+ * ```ts
+ * COUNT_WORDS[0]; // "two"
+ * ```
+ */
+export const COUNT_WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+
 // "the first two issues": how many, between the ordinal and what the items are.
-const COUNTS: ReadonlyMap<string, number> = new Map(
-  ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"].map((
-    w,
-    i,
-  ) => [w, i + 2]),
-);
+const COUNTS: ReadonlyMap<string, number> = new Map(COUNT_WORDS.map((w, i) => [w, i + 2]));
 
 /**
  * The item an ordinal names by its place in the list on screen: "the first issue", "the last

@@ -15,7 +15,7 @@
  */
 
 import type { Action } from "./_match.ts";
-import type { Item } from "./_items.ts";
+import { COUNT_WORDS, type Item } from "./_items.ts";
 import { stem, tokenize, wordsOf } from "./_text.ts";
 import { STOP_WORDS, triggersOf } from "./_vocabulary.ts";
 
@@ -104,10 +104,7 @@ const REWRITES: [RegExp, string][] = [
   ],
   // "the last 3 issues" counts, as "the last three issues" does: a digit between a place and
   // a plural is how many, not an item's number.
-  ...["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"].map((
-    word,
-    i,
-  ): [RegExp, string] => [
+  ...COUNT_WORDS.map((word, i): [RegExp, string] => [
     new RegExp(`\\b(first|last|top|bottom) ${i + 2} (?=\\p{L}+s\\b)`, "giu"),
     `$1 ${word} `,
   ]),

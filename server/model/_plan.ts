@@ -72,10 +72,9 @@ const GREETING = /^(?:hi|hello|hey|good (?:morning|afternoon|evening)|howdy)\b/i
 const THANKS = /^(?:thanks|thank you|cheers|great|perfect|nice|ok(?:ay)?)\b/i;
 
 // A question about one item: "what is issue 42 about?", "who is assigned to 42?" (the typo
-// correction may have made "assigned" "assignee").
-// A yes-or-no question ("is 42 closed?") asks about the item too: it never acts on it.
-// So do "why is 42 closed?" and "should I close 42?", and "I closed 42 by mistake" tells of
-// something done, not a request: the item is described, and nothing is done to it.
+// correction may have made "assigned" "assignee"). A yes-or-no question ("is 42 closed?"),
+// "why is 42 closed?" and "should I close 42?" ask about it too, and "I closed 42 by mistake"
+// tells of something done: the item is described, and nothing is done to it.
 const ABOUT =
   /^(?:what(?:'s|\s+is|\s+was)?|tell me(?: more)? about|summari[sz]e|describe|explain|who(?:'s|\s+is)?\s+(?:assign\w*|working|on)|(?:what(?:'s|\s+is)\s+)?the status of|(?:is|was|are|has|does|why|should|shall)\b(?=[^?]*\?\s*$)|i\s+(?:closed|reopened|opened|fixed|resolved|finished|assigned|deleted|removed|created|filed|labell?ed|moved|changed|selected|marked|updated|edited|did|made|set|put)\b)\b/iu;
 const QUESTION_WORDS = stemSet(
@@ -85,11 +84,14 @@ const QUESTION_WORDS = stemSet(
 // What a question with no item in it may ask of the selected one ("who is assigned?").
 const PROPERTIES = stemSet("assigned assignee working status state title");
 // Words about the people talking, never about the selected item ("what can you do?").
-const PEOPLE = new Set(["me", "my", "mine", "i", "you", "your", "we", "our"]);
+const SPEAKERS = new Set(["me", "my", "mine", "i", "you", "your", "we", "our"]);
 
 // "how do I close an issue?", "can I delete issues?": a question of how, answered with what the
 // page offers, never by doing it.
 const HOW_QUESTION = /^(?:how(?!\s+(?:many|much)\b)|can i|could i|do i|may i)\b[^?]*\?\s*$/i;
+
+/** The selected item, where it is among the items on screen. */
+const selectedItem = (screen: Screen) => screen.items.find((i) => i.number === screen.selected);
 
 /**
  * The answer to a question about one item on screen, from what the page says of it; undefined
@@ -122,9 +124,9 @@ function aboutItem(
   if (!named) {
     // "who is assigned?", "what's the status?" with one issue selected (or open on its own
     // page): a question with no other words is about that one.
-    const selected = screen.items.find((i) => i.number === screen.selected);
+    const selected = selectedItem(screen);
     const bare = tokens.some((t) => PROPERTIES.has(t.stem)) &&
-      tokens.every((t) => !PEOPLE.has(t.word) && (STOP_WORDS.has(t.word) || ignore.has(t.stem)));
+      tokens.every((t) => !SPEAKERS.has(t.word) && (STOP_WORDS.has(t.word) || ignore.has(t.stem)));
     return selected && bare ? aboutOne(selected, text) : undefined;
   }
   const found = findItem(tokens, screen.items, screen.selected, ignore, screen.kind);
@@ -383,7 +385,7 @@ function selectedAnswer(
   screen: Screen,
 ): string | undefined {
   if (!SELECTED_QUESTION.test(text)) return undefined;
-  const item = screen.items.find((i) => i.number === screen.selected);
+  const item = selectedItem(screen);
   const kind = kindOf(facts);
   if (item) return `${describeItem(item)} is selected.`;
   return screen.selected !== undefined
@@ -406,7 +408,8 @@ function compound(
   actions: readonly Action[],
   screen: Screen,
 ): NamedCall[] | undefined {
-  const verbs = actions.map((a) => triggersOf(a.name, a.description));
+  // Read at the first join, since most messages have none.
+  let verbs: Set<string>[] | undefined;
   let quotes = 0;
   let counted = 0;
   let seen = 0;
@@ -422,6 +425,7 @@ function compound(
     // The verb is among the first words: only they are read, so a message of many commas
     // costs each join a few words, not the rest of the message.
     const verb = tokenize(tail.slice(0, 40)).find((t) => !STOP_WORDS.has(t.word));
+    verbs ??= actions.map((a) => triggersOf(a.name, a.description));
     if (!verb || !verbs.some((v) => v.has(verb.stem))) continue;
     const first = intendedCall(text.slice(0, join.index), actions, screen);
     if (!first) return undefined;
@@ -483,15 +487,16 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
   // assigned to 42?", "close all bugs").
   const listed: Listed = { items: screen.items, kind, kinds: kindsOf(facts) };
   const list = prompt.results.length === 0 ? listQuestion(scanned, actions, kind) : undefined;
+  const asked = scanned.trim();
   const about = prompt.results.length === 0
-    ? declined(scanned.trim()) ??
-      selectedAnswer(scanned.trim(), facts, screen) ??
-      countAnswer(scanned.trim(), listed, actions) ??
-      oneAtATime(scanned.trim(), listed, actions) ??
-      placedLook(scanned.trim(), listed) ??
-      unfilterable(scanned.trim(), listed, actions) ??
-      aboutItem(scanned.trim(), facts, screen) ??
-      (HOW_QUESTION.test(scanned.trim()) ? helpText(actions, facts, screen.items) : undefined)
+    ? declined(asked) ??
+      selectedAnswer(asked, facts, screen) ??
+      countAnswer(asked, listed, actions) ??
+      oneAtATime(asked, listed, actions) ??
+      placedLook(asked, listed) ??
+      unfilterable(asked, listed, actions) ??
+      aboutItem(asked, facts, screen) ??
+      (HOW_QUESTION.test(asked) ? helpText(actions, facts, screen.items) : undefined)
     : undefined;
   if (prompt.results.length > 0) {
     named = namedCalls(scanned, actions, screen);
