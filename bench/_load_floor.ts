@@ -4,6 +4,10 @@
  * with the same scripted model the runtime gets, and answers JSON. Whatever
  * the runtime spends per turn above this is Tether's own cost.
  *
+ * With `yields` (the bench's `floor-yielding` row), the same handler gives the event loop back
+ * that many times in a request (half before the model call, half after it), as a handler that
+ * awaits a database does: what that scheduling alone changes, measured beside the floor.
+ *
  * @module
  */
 import { Hono } from "hono";
@@ -25,14 +29,21 @@ interface Action {
  * ```ts
  * const floor = await startFloor(loadModel("floor"));
  * await floor.close();
+ * const yielding = await startFloor(loadModel("floor"), 8);
+ * await yielding.close();
  * ```
  */
 export async function startFloor(
   model: LanguageModelV3,
+  yields = 0,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const app = new Hono();
+  const later = async (times: number) => {
+    for (let i = 0; i < times; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
   app.post("/api/chat", async (c) => {
     const body = await c.req.json();
+    await later(Math.floor(yields / 2));
     const tools: ToolSet = {};
     for (const action of (body.host_context?.actions ?? []) as Action[]) {
       tools[action.name] = {
@@ -47,6 +58,7 @@ export async function startFloor(
     });
     const [text, calls] = await Promise.all([result.text, result.toolCalls]);
     const call = calls[0];
+    await later(Math.ceil(yields / 2));
     return c.json({
       content: text,
       session_id: body.session_id,

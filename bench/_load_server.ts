@@ -12,7 +12,8 @@
  * writes them (the allocations beside it, as `.heapprofile`); stdin closing
  * stops the process.
  *
- * Variables: `LOAD_TARGET`, `LOAD_STORE_URL` (Deno KV path, or the Redis or
+ * Variables: `LOAD_TARGET`, `LOAD_FLOOR_YIELDS` (the floor gives the event loop back that many
+ * times a request), `LOAD_STORE_URL` (Deno KV path, or the Redis or
  * Postgres URL), `LOAD_NAMESPACE` (Redis namespace or Postgres table).
  *
  * @module
@@ -20,6 +21,7 @@
 import process from "node:process";
 import { writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { loadModel } from "./_load_model.ts";
 import { startFloor } from "./_load_floor.ts";
@@ -31,7 +33,9 @@ const namespace = process.env.LOAD_NAMESPACE || undefined;
 
 async function start(): Promise<{ url: string; close(): Promise<void> }> {
   const model = loadModel("load");
-  if (target === "floor") return await startFloor(model);
+  if (target === "floor") {
+    return await startFloor(model, Number(process.env.LOAD_FLOOR_YIELDS ?? 0));
+  }
   const { startNode } = await import("../server/runtime/node.ts");
   const { openStore } = await import("../tests/multiprocess/_stores.ts");
   const store = target === "memory"
@@ -60,6 +64,9 @@ const stop = async () => {
   await server.close().catch((error) => console.error(`[load ${target}] close: ${error}`));
   process.exit(0);
 };
+/** How long the event loop was held up between two `cpu` lines (sampled every 10 ms). */
+const delay = monitorEventLoopDelay({ resolution: 10 });
+delay.enable();
 const profiler = new Session();
 /** Whether a profile samples allocations too (`LOAD_PROF_ALLOCATIONS=0`: the CPU profile alone, undisturbed). */
 const allocations = process.env.LOAD_PROF_ALLOCATIONS !== "0";
@@ -69,7 +76,9 @@ lines.on("line", (line) => {
   if (order === "cpu") {
     const { user, system } = process.cpuUsage();
     const faults = process.resourceUsage().minorPageFault;
-    console.log(JSON.stringify({ cpu: user + system, threads: threadTimes(), faults }));
+    const held = delay.max / 1e6;
+    delay.reset();
+    console.log(JSON.stringify({ cpu: user + system, threads: threadTimes(), faults, held }));
   } else if (order === "profile") {
     startProfile().then(() => console.log("{}"));
   } else if (order.startsWith("profile-to ")) {

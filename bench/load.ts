@@ -26,9 +26,15 @@
  * running one), and a line that cannot be had is a NOTE, not a failure.
  *
  * `LOAD_TARGETS=floor,denokv` runs a subset (the floor always runs;
- * `calibration` names the calibration row);
+ * `calibration` names the calibration row; `floor-yielding`, not run unless
+ * named, is the floor giving the event loop back as many times a request as
+ * a memory turn awaits its store, beside the floor: what that scheduling alone
+ * is worth);
  * `LOAD_VERBOSE=1` prints every measured round, and (on Linux) its CPU by
- * thread: main, Node's worker threads, a store's own threads. The servers and
+ * thread: main, Node's worker threads, a store's own threads. The "event loop
+ * held up" column is the longest any timer of the server waited past its time
+ * in the measured rounds: how long one stretch of work kept every other request
+ * (and `/health`) waiting. The servers and
  * the load process run as JavaScript that esbuild compiles at the start of the
  * run, as `npm start` runs built JavaScript. Every server (the floor too) runs
  * with the Node flags of `npm start` (package.json); `LOAD_NODE_FLAGS` replaces
@@ -60,6 +66,11 @@ const SESSIONS = Number(process.env.LOAD_SESSIONS ?? 200);
 const TURNS = Number(process.env.LOAD_TURNS ?? 400);
 const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 5);
 const WARMUP = Number(process.env.LOAD_WARMUP ?? 15);
+/**
+ * How many times the `floor-yielding` row's floor gives the event loop back in a request: as many
+ * as a memory turn of this bench awaits its store (counted: eight `setImmediate`s a turn).
+ */
+const FLOOR_YIELDS = 8;
 /** The Node flags `npm start` runs the runtime with; every server here, the floor too, gets them. */
 const START_FLAGS = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
   .scripts.start as string).match(/^node((?:\s+--\S+)*)\s/)?.[1].trim().split(/\s+/) ?? [];
@@ -151,6 +162,8 @@ interface RoundResult {
   threads: Record<string, number>;
   /** Minor page faults of the server in the round: memory it touched for the first time. */
   faults: number;
+  /** The longest the server's event loop was held up in the round (ms), other work waiting. */
+  held: number;
   wallMs: number;
   latencies: number[];
 }
@@ -160,6 +173,8 @@ interface Cpu {
   cpu: number;
   threads: Record<string, number>;
   faults: number;
+  /** The event loop's longest delay since the last reading (ms). */
+  held: number;
 }
 
 async function cpuOf(server: Peer): Promise<Cpu> {
@@ -190,6 +205,7 @@ async function runRound(server: Peer, client: Peer, url: string, tag: string) {
     cpuMs: (after.cpu - before.cpu) / 1000,
     threads,
     faults: after.faults - before.faults,
+    held: after.held,
     wallMs: out.wall_ms as number,
     latencies: out.latencies as number[],
   } satisfies RoundResult;
@@ -457,6 +473,17 @@ async function benchLoadOn(version: string): Promise<void> {
       against: { target: "memory", env: {} },
     });
   }
+  if (wanted.includes("floor-yielding")) {
+    // The floor giving the event loop back as often as a memory turn awaits its store: what
+    // that scheduling alone is worth, beside the floor that carries each request through.
+    targets.push({
+      label: `floor, giving the event loop back ${FLOOR_YIELDS} times a request`,
+      target: "floor",
+      env: { LOAD_FLOOR_YIELDS: String(FLOOR_YIELDS) },
+      warm: [],
+      beside: [],
+    });
+  }
   if (wanted.includes("denokv")) targets.push(embedded("denokv", dir));
   for (const shared of sharedStores()) {
     if (!wanted.includes(shared.kind)) continue;
@@ -494,7 +521,9 @@ async function benchLoadOn(version: string): Promise<void> {
       console.log(`${label}: ms per turn in each measured round: ${each(warm)}`);
       for (const w of warm) {
         const groups = Object.entries(w.threads).filter(([, ms]) => ms > 0);
-        const faults = `page faults ${(w.faults / TURNS).toFixed(1)} a turn`;
+        const faults = `page faults ${(w.faults / TURNS).toFixed(1)} a turn; event loop held up ${
+          w.held.toFixed(0)
+        } ms at most`;
         if (!groups.length) console.log(`  ${faults}`);
         else {
           const split = groups.map(([g, ms]) => `${g} ${(ms / TURNS).toFixed(2)}`).join(", ");
@@ -523,6 +552,7 @@ async function benchLoadOn(version: string): Promise<void> {
       (TURNS / (wall / 1000)).toFixed(0),
       `${percentile(latencies, 50).toFixed(0)} ms`,
       `${percentile(latencies, 99).toFixed(0)} ms`,
+      `${Math.max(...warm.map((w) => w.held)).toFixed(0)} ms`,
       `${(fresh.wallMs / wall).toFixed(2)}x wall, ${(fresh.cpuMs / warmCpu).toFixed(2)}x CPU`,
     ]);
     const failed = [fresh, ...warm].reduce((n, r) => n + r.failed, 0);
@@ -543,6 +573,7 @@ async function benchLoadOn(version: string): Promise<void> {
     "turns/s",
     "p50",
     "p99",
+    "event loop held up",
     "first round of a fresh process",
   ], rows);
   for (const note of notes) console.log(`\nNOTE: ${note}`);

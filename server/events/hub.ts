@@ -581,15 +581,18 @@ export class EventHub {
     const first = batch[0]?.payload.seq ?? 0;
     const last = batch.at(-1)?.payload.seq ?? 0;
     // The numbers this batch pushes out of the log's window go in its own commit: the entries
-    // of (first - 1 - size, last - size], found by number, so trimming reads nothing.
+    // of (first - 1 - size, last - size] before the batch, found by number, so trimming reads
+    // nothing. The batch's own events already out of the window are not written at all (written
+    // in one of its later commits, they would outlive the delete of the first).
     const oldest = last - this.#logSize;
     const stale: Mutation[] = [];
-    for (let n = Math.max(1, first - this.#logSize); n <= oldest; n++) {
+    for (let n = Math.max(1, first - this.#logSize); n <= Math.min(oldest, first - 1); n++) {
       stale.push({ key: ["event", sessionId, pad(n)] });
     }
+    const kept = oldest >= first ? batch.filter((e) => e.payload.seq > oldest) : batch;
     try {
-      for (let i = 0; i < batch.length; i += 100) {
-        const mutations: Mutation[] = batch.slice(i, i + 100).map((e) => ({
+      for (let i = 0; i < kept.length; i += 100) {
+        const mutations: Mutation[] = kept.slice(i, i + 100).map((e) => ({
           key: ["event", sessionId, pad(e.payload.seq)],
           value: e,
           // No number is handed out twice (see the module doc), so no log key is written twice.

@@ -2,8 +2,11 @@
  * `memoryStore()`: the store in this process's memory, for tests, demos and
  * single-process deployments that may lose their state on restart.
  *
- * Every method finishes its work synchronously before its promise settles,
- * so `atomic()` is atomic because JavaScript runs one task at a time.
+ * Every method does its work synchronously when called, so `atomic()` is
+ * atomic because JavaScript runs one task at a time, and answers on a later
+ * turn of the event loop, as a store whose answers come back over I/O does:
+ * concurrent turns take turns between store calls rather than each running
+ * to its end while the rest wait (docs/architecture.md, Decisions).
  * Values are copied in and out (primitives as they are, objects as JSON
  * text, which measured faster than `structuredClone` for small records on
  * Node 20 and Deno 2), so callers never share objects with the store.
@@ -63,25 +66,27 @@ class MemoryStore implements Store {
   async get<T = unknown>(key: Key): Promise<Entry<T> | null> {
     this.#open();
     assertKey(key);
-    return this.#read<T>(key);
+    return later(this.#read<T>(key));
   }
 
   async getMany<T = unknown>(keys: readonly Key[]): Promise<(Entry<T> | null)[]> {
     this.#open();
     for (const key of keys) assertKey(key);
-    return keys.map((key) => this.#read<T>(key));
+    return later(keys.map((key) => this.#read<T>(key)));
   }
 
   async set(key: Key, value: unknown, options?: SetOptions): Promise<void> {
     this.#open();
     assertKey(key);
     this.#write(key, this.#rec(value, options?.expireIn));
+    await later(undefined);
   }
 
   async delete(key: Key): Promise<void> {
     this.#open();
     assertKey(key);
     remove(this.#root, key);
+    await later(undefined);
   }
 
   async list<T = unknown>(prefix: Key, options: ListOptions = {}): Promise<Entry<T>[]> {
@@ -90,7 +95,7 @@ class MemoryStore implements Store {
     const limit = options.limit ?? Infinity;
     const out: Entry<T>[] = [];
     const expired: string[][] = [];
-    if (limit <= 0) return out;
+    if (limit <= 0) return later(out);
     const now = Date.now();
     walk(this.#root, prefix, options.after, options.reverse === true, (key, rec) => {
       if (rec.expiresAt !== 0 && rec.expiresAt <= now) expired.push(key);
@@ -98,7 +103,7 @@ class MemoryStore implements Store {
       return out.length < limit;
     });
     for (const key of expired) remove(this.#root, key);
-    return out;
+    return later(out);
   }
 
   async atomic(checks: readonly Check[], mutations: readonly Mutation[]): Promise<boolean> {
@@ -117,7 +122,7 @@ class MemoryStore implements Store {
       return m.value === undefined ? undefined : this.#rec(m.value, m.expireIn, false);
     });
     for (const check of checks) {
-      if ((this.#live(check.key)?.version ?? null) !== check.version) return null;
+      if ((this.#live(check.key)?.version ?? null) !== check.version) return later(null);
     }
     if (recs.length > 0) this.#counter++;
     const version = String(this.#counter);
@@ -129,12 +134,13 @@ class MemoryStore implements Store {
         this.#write(mutations[i].key, rec);
       }
     }
-    return recs.map((rec) => (rec === undefined ? null : version));
+    return later(recs.map((rec) => (rec === undefined ? null : version)));
   }
 
   async publish(channel: string, message: unknown): Promise<void> {
     this.#open();
     this.#bus.publish(channel, message);
+    await later(undefined);
   }
 
   async subscribe(channel: string, listener: Listener): Promise<() => Promise<void>> {
@@ -202,6 +208,16 @@ class MemoryStore implements Store {
     const rec = this.#live(key);
     return rec === undefined ? null : { key, value: copy(rec) as T, version: rec.version };
   }
+}
+
+/**
+ * Answers `value` on a later turn of the event loop (`setImmediate`), where a store over a
+ * database answers once its reply arrives. Settled at once, a memory turn ran from its request
+ * to its answer in one go while every other request waited: under 200 concurrent turns that
+ * held the event loop up to 250 ms, and cost a third more CPU a turn (docs/performance.md).
+ */
+function later<T>(value: T): Promise<T> {
+  return new Promise((resolve) => setImmediate(resolve, value));
 }
 
 /**

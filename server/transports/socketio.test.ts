@@ -210,13 +210,16 @@ test("assistant_cancel cancels the live turn for every attached client", async (
   const a = await client(rt.url);
   const b = await client(rt.url);
   await b.ask("assistant_join_session", { session_id: "x1" });
-  a.ask("assistant_message", { id: mid(), session_id: "x1", content: "go" });
+  const sent = a.ask("assistant_message", { id: mid(), session_id: "x1", content: "go" });
   await b.until((e) => e.event === "assistant:text_delta");
   const answer = await b.ask("assistant_cancel", { session_id: "x1" });
   assert.deepEqual(answer, { ok: true, session_id: "x1", cancelled: true });
   const error = await b.until((e) => e.event === "assistant:error");
   assert.equal(error.payload.error_type, "cancelled");
   await a.until(completed);
+  // The sender's own answer comes after the turn's events, and says the turn was cancelled.
+  const own = await sent;
+  assert.equal(own.error_type, "cancelled");
   a.close();
   b.close();
   await rt.close();
