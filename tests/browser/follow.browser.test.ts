@@ -63,12 +63,15 @@ for (const [label, transport] of followers) {
       await first.send("select issue 42");
       const expected = transcript(first.state.get());
       match(expected.at(-1), /Done: select issue \(.* \[select_issue completed\]$/);
+      // The turn's closing status follows its final answer as an event of its own.
       await waitFor(
-        () => JSON.stringify(transcript(second.state.get())) === JSON.stringify(expected),
+        () =>
+          JSON.stringify(transcript(second.state.get())) === JSON.stringify(expected) &&
+          !second.state.get().running,
         10_000,
-        `the second tab to show ${JSON.stringify(expected)}, it shows ${
+        `the second tab to show ${JSON.stringify(expected)} and the turn ended, it shows ${
           JSON.stringify(transcript(second.state.get()))
-        }`,
+        } (running: ${second.state.get().running})`,
       );
       ok(seen.includes("pending") && seen.at(-1) === "final", `events streamed in: ${seen}`);
       ok(seen.includes("delta"), "the answer streamed as deltas");
