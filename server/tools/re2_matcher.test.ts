@@ -3,27 +3,30 @@ import assert from "node:assert/strict";
 import { validateJsonSchema } from "../../protocol/mod.ts";
 import { re2Matcher } from "./re2_matcher.ts";
 
+/**
+ * Validation with RE2 and the 50 ms deadline lifted, for the tests of what a pattern matches:
+ * on a loaded machine one pause can outlast 50 ms, and that budget has a test of its own below.
+ */
+const check = (schema: Record<string, unknown>, value: unknown) =>
+  validateJsonSchema(schema, value, { matcher: re2Matcher, deadlineMs: 5_000 });
+
 test("a catastrophic pattern is checked in linear time by the server's engine", () => {
   const schema = { type: "string", pattern: "^(a+)+$" };
   const started = performance.now();
-  // The deadline is lifted: this measures the engine, not the 50 ms budget on a loaded machine.
-  const issues = validateJsonSchema(schema, "a".repeat(4_000) + "!", {
-    matcher: re2Matcher,
-    deadlineMs: 5_000,
-  });
+  const issues = check(schema, "a".repeat(4_000) + "!");
   assert.equal(issues.length, 1);
   assert.match(issues[0].message, /must match the pattern/);
   assert.ok(performance.now() - started < 1_000, "RE2 does not backtrack");
-  assert.deepEqual(validateJsonSchema(schema, "aaaa", { matcher: re2Matcher }), []);
+  assert.deepEqual(check(schema, "aaaa"), []);
 });
 
 test("patterns match anywhere unless anchored, as JSON Schema says", () => {
-  assert.deepEqual(validateJsonSchema({ pattern: "b+" }, "abc", { matcher: re2Matcher }), []);
-  assert.equal(validateJsonSchema({ pattern: "^b" }, "abc", { matcher: re2Matcher }).length, 1);
+  assert.deepEqual(check({ pattern: "b+" }, "abc"), []);
+  assert.equal(check({ pattern: "^b" }, "abc").length, 1);
 });
 
 test("a pattern RE2 cannot compile is reported as a schema fault, not run", () => {
-  const issues = validateJsonSchema({ pattern: "(a)\\1" }, "aa", { matcher: re2Matcher });
+  const issues = check({ pattern: "(a)\\1" }, "aa");
   assert.match(issues[0].message, /not a valid regular expression/);
 });
 
