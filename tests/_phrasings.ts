@@ -265,6 +265,17 @@ export const PHRASINGS: [string, Expected][] = [
     "close all",
     /^I close one issue at a time\. The issues on screen:[\s\S]*Say “close issue 67”, then the next\.$/,
   ],
+  // A range of numbers: the issues on screen in it, one at a time, never only the first.
+  [
+    "close issues 42-45",
+    /^I close one issue at a time\. The issues on screen from #42 to #45:\n- #42 [^\n]*\n- #45 [^\n]*\n\nSay “close issue 42”, then the next\.$/,
+  ],
+  ["assign 42 through 45 to bob", /\n\nSay “assign issue 42 to bob”, then the next\.$/],
+  ["show issues 40 to 60", /^The issues on screen from #40 to #60:\n- #42 [\s\S]*\n- #58 [^\n]*$/],
+  [
+    "close 90-99",
+    /^I close one issue at a time\. None of the issues on screen is numbered from #90 to #99\.$/,
+  ],
   // A look at a few named by their place: the list, since the page shows one at a time.
   ["show the first 3 bugs", /^The issues you mean:\n- #58 [^\n]*\n- #51 [^\n]*\n- #42 [^\n]*$/],
   [

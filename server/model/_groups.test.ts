@@ -1,6 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { countAnswer, type Listed, oneAtATime, placedLook, unfilterable } from "./_groups.ts";
+import {
+  countAnswer,
+  type Listed,
+  oneAtATime,
+  placedLook,
+  rangeAnswer,
+  unfilterable,
+} from "./_groups.ts";
 import {
   besideSelected,
   findItem,
@@ -147,6 +154,55 @@ test("a change asked of several items says it goes one at a time and names the f
   // Looking is not a change: "show all todo tasks" is the filter's, never one at a time.
   assert.equal(oneAtATime("show all todo tasks", listed, actions), undefined);
   assert.equal(oneAtATime("archive the first task", listed, actions), undefined);
+});
+
+test("a change asked of a range of numbers lists the items on screen in it and names the first", () => {
+  const range = (text: string, shown = listed, offered = actions) =>
+    rangeAnswer(text, shown, offered);
+  const both =
+    "The tasks on screen from #2 to #8:\n- #2 Book the venue\n- #5 Rotate the API keys\n" +
+    "- #8 Fix the upload timeout";
+  for (const text of ["archive tasks 2-8", "archive 2 to 8", "archive #2 through #8"]) {
+    assert.equal(
+      range(text),
+      `I archive one task at a time. ${both}\n\nSay “archive task 2”, then the next.`,
+    );
+  }
+  assert.equal(
+    range("archive between 2 and 8"),
+    `I archive one task at a time. ${both}\n\nSay “archive task 2”, then the next.`,
+    "between two numbers is a range, where a list of two would be two calls",
+  );
+  assert.equal(
+    range("move tasks 4-6 to done"),
+    "I move one task at a time. The tasks on screen from #4 to #6:\n- #5 Rotate the API keys\n\n" +
+      "Say “move task 5 to done”.",
+  );
+  assert.equal(
+    range("archive 10-20"),
+    "I archive one task at a time. None of the tasks on screen is numbered from #10 to #20.",
+    "no request for a number nobody showed",
+  );
+  // A look lists them; a pick says how to ask for one.
+  assert.equal(range("show tasks 2-8"), both);
+  assert.equal(range("show #2-#8"), both);
+  assert.equal(range("show columns 1-3"), undefined, "a look at something else");
+  // Not a range: a backwards pair, a title in quotes, a verb of no action on one item.
+  assert.equal(range("archive 8-2"), undefined);
+  assert.equal(range(`archive "Sprint 2-8" now`), undefined);
+  assert.equal(range("celebrate 2-8"), undefined);
+  // Where the verb's action takes two numbers, "4 to 5" is its arguments.
+  const prioritise: Action = {
+    name: "set_priority",
+    description: "Set a task's priority.",
+    schema: object({ id: { type: "integer" }, priority: { type: "integer" } }, ["id", "priority"]),
+  };
+  assert.equal(range("set priority of 4 to 5", listed, [...actions, prioritise]), undefined);
+  assert.equal(
+    range("archive tasks 2-8", { ...listed, items: [] }),
+    undefined,
+    "nothing on screen",
+  );
 });
 
 test("a list of the matching items names at most five, and how many more", () => {

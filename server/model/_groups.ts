@@ -3,7 +3,8 @@
  * words: "how many open bugs are there?" counts the items on screen that match,
  * and "close all bugs" says that each change names one item, listing the
  * items the words mean and a request that names the first of them; "show the
- * first three bugs" lists those three.
+ * first three bugs" lists those three; "close issues 42-45" lists the issues on
+ * screen in that range and names the first, as "close all bugs" does.
  *
  * Which items the words mean is read from what the items say of themselves
  * (their state, labels, assignee: `Item.facts`) and the values the offered
@@ -207,6 +208,79 @@ export function oneAtATime(
   return `${head} The ${listed.kinds} on screen${which}:\n${lines(matching)}\n\n${
     example ? `Say “${example}”, then the next.` : "Name them one by one."
   }`;
+}
+
+// A range of numbers: "42-45", "42 to 45", "42 through 45", "from 42 to 45", "between 42 and 45".
+const NUMBER = String.raw`(?:\b(?:issue|number|item)s?\s+#?|#|\b)(\d{1,9})\b`;
+const RANGE = new RegExp(
+  String
+    .raw`(?:\bbetween\s+${NUMBER}\s+and|${NUMBER}\s*(?:-|–|—|\bto\b|\bthrough\b|\bthru\b))\s*${NUMBER}`,
+  "i",
+);
+
+/**
+ * The answer to a request about a range of numbers ("close issues 42-45", "show 40 to 60"):
+ * the items on screen in that range, and for a change the request for the first of them, as
+ * for "close all bugs". Which numbers exist is known only of the items on screen, so no call is
+ * made for the others: each change names one item, said in the person's own words. Undefined
+ * for any other text, and where an action the verb names takes two numbers ("set priority of
+ * 4 to 5" is no range).
+ *
+ * @example
+ * ```ts
+ * rangeAnswer("close issues 42-45", listed, actions); // "I close one issue at a time. …"
+ * ```
+ */
+export function rangeAnswer(
+  text: string,
+  listed: Listed,
+  actions: readonly Action[],
+): string | undefined {
+  if (text.length > MAX_QUESTION || listed.items.length === 0) return undefined;
+  // Quoted words are a title or a value ("create issue "Support 2-3 seats""), never a range.
+  const range = text.replace(/"[^"]*"|“[^”]*”/g, (q) => " ".repeat(q.length)).match(RANGE);
+  if (!range) return undefined;
+  const [low, high] = range.slice(1).filter((n) => n !== undefined).map(Number);
+  if (!(high > low)) return undefined;
+  const tokens = tokenize(text);
+  const verb = tokens.find((t) => !STOP_WORDS.has(t.word));
+  if (!verb) return undefined;
+  const showing = SHOWING.has(verb.stem);
+  const triggered = actions.filter((a) => triggersOf(a.name, a.description).has(verb.stem));
+  const numeric = (a: Action) =>
+    propertiesOf(a.schema).filter(([, p]) => p.type === "integer" || p.type === "number").length;
+  if (triggered.some((a) => numeric(a) > 1)) return undefined;
+  // Else a verb of no action on one item ("create milestone … 2027-05-31"): not about items.
+  if (!showing && !triggered.some((a) => missingItem(a, {}) !== undefined)) return undefined;
+  // A look at a range of the items on screen names them ("show issues 40-60", "show #40-#60"),
+  // not some other thing ("show milestones 1-3").
+  if (showing && !range[0].includes("#") && !tokens.some((t) => t.stem === listed.kind)) {
+    return undefined;
+  }
+  const items = listed.items.filter((i) => i.number >= low && i.number <= high)
+    .sort((a, b) => a.number - b.number);
+  const where = `on screen from #${low} to #${high}`;
+  const list = items.length
+    ? `The ${listed.kinds} ${where}:\n${lines(items)}`
+    : `None of the ${listed.kinds} ${
+      where.replace("on screen from", "on screen is numbered from")
+    }.`;
+  if (showing) return list;
+  const head = `I ${verb.word} one ${listed.kind} at a time.`;
+  if (items.length === 0) return `${head} ${list}`;
+  // The person's own request with the first item's number in place of the range.
+  const request = text.slice(0, range.index) + `${listed.kind} ${items[0].number}` +
+    text.slice(range.index! + range[0].length);
+  const example = request.length <= 80
+    ? request.trim().replace(/[.!?]+$/, "").replace(/\s+/g, " ").replace(
+      new RegExp(String.raw`\b${listed.kinds}\s+(?=${listed.kind}\b)`, "i"),
+      "",
+    )
+    : undefined;
+  const ask = example ? `Say “${example}”` : "Name them one by one";
+  // A pick ("select") takes one; a change goes on to the next.
+  const next = items.length > 1 && !LOOKING.has(verb.stem) ? ", then the next." : ".";
+  return `${head} ${list}\n\n${ask}${next}`;
 }
 
 /**

@@ -14,7 +14,14 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { describeScreen, helpText, notUnderstood, reportResults } from "./_answer.ts";
 import { fillArguments } from "./_args.ts";
-import { countAnswer, type Listed, oneAtATime, placedLook, unfilterable } from "./_groups.ts";
+import {
+  countAnswer,
+  type Listed,
+  oneAtATime,
+  placedLook,
+  rangeAnswer,
+  unfilterable,
+} from "./_groups.ts";
 import { type ContextFacts, readContext } from "./_context.ts";
 import { intendedCall, missingItem, missingTitle, type Screen } from "./_intent.ts";
 import {
@@ -493,6 +500,7 @@ export function plan(options: LanguageModelV3CallOptions): Plan {
       selectedAnswer(asked, facts, screen) ??
       countAnswer(asked, listed, actions) ??
       oneAtATime(asked, listed, actions) ??
+      rangeAnswer(asked, listed, actions) ??
       placedLook(asked, listed) ??
       unfilterable(asked, listed, actions) ??
       aboutItem(asked, facts, screen) ??
