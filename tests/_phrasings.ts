@@ -143,6 +143,17 @@ export const PHRASINGS: [string, Expected][] = [
   [`find "redirect"`, ["filter_issues", { query: "redirect" }]],
   ["look up timeout", ["filter_issues", { query: "timeout" }]],
   ["issues mentioning avatar", ["filter_issues", { query: "avatar" }]],
+  // Text to look for beside filters: the words no filter takes are the text.
+  ["find login bugs", ["filter_issues", { label: "bug", query: "login" }]],
+  ["show bugs about login", ["filter_issues", { label: "bug", query: "login" }]],
+  ["find login bugs assigned to alice", [
+    "filter_issues",
+    { label: "bug", assignee: "alice", query: "login" },
+  ]],
+  ["list open bugs mentioning csv", [
+    "filter_issues",
+    { state: "open", label: "bug", query: "csv" },
+  ]],
   // Clearing filters.
   ["clear filters", ["clear_filters", {}]],
   ["reset the filters", ["clear_filters", {}]],

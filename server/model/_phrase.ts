@@ -267,9 +267,63 @@ export function plainWords(
       what && !/["“”]/.test(what) && what.split(/\s+/).length <= 5 && !namesValues(what, actions)
     ) {
       out = `search for "${what}"`;
+    } else if (what && !/["“”]/.test(what)) {
+      // "find login bugs": the words no filter takes are the text, the others stay filters.
+      const split = textAndFilters(what, actions);
+      if (split) out = `search for "${split.text}" ${split.filters}`;
+    }
+  } else {
+    // "show bugs about login": filters, then the text after "about".
+    const about = ABOUT.exec(out.trim());
+    const filters = about?.[1].trim() ?? "";
+    const text = about?.[2] ?? "";
+    if (
+      about && !/["“”]/.test(text) && text.split(/\s+/).length <= 5 &&
+      !namesValues(text, actions) && namesValues(filters, actions) &&
+      filters.split(/\s+/).every((w) =>
+        FILTER_WORDS.has(w.toLowerCase()) || namesValues(w, actions)
+      )
+    ) {
+      out = `search for "${text}" ${filters}`;
     }
   }
   return out;
+}
+
+// A look at some items by what their text says: "show bugs about login", "list open bugs
+// mentioning export".
+const ABOUT =
+  /^(?:please )?(?:show|list|display|give|get)(?: me)?(?: all)?(?: the)?((?: [\p{L}-]+){1,4}) (?:about|mentioning|containing|matching) (?!["“])(.+?)[.?!]*$/iu;
+
+// Words that join filters ("bugs assigned to alice") and are no text to look for.
+const FILTER_WORDS = new Set(
+  "assigned assignee to in on of from label labelled labeled tagged with by and state status the all my issues issue about mentioning containing matching for that are is"
+    .split(" "),
+);
+
+/**
+ * The words of a search that no filter takes ("login" in "login bugs"), when they are one run
+ * of at most five words beside words that filters take; undefined otherwise.
+ */
+function textAndFilters(
+  what: string,
+  actions: readonly Action[],
+): { text: string; filters: string } | undefined {
+  const words = what.split(/\s+/).filter(Boolean);
+  const plain = words.map((w) => !FILTER_WORDS.has(w.toLowerCase()) && !namesValues(w, actions));
+  const first = plain.indexOf(true);
+  const last = plain.lastIndexOf(true);
+  if (first < 0 || last - first >= 5 || plain.slice(first, last + 1).includes(false)) {
+    return undefined;
+  }
+  // The joining word just before the text goes with it ("bugs about login").
+  const before = words.slice(0, first);
+  while (before.length && /^(?:about|mentioning|containing|matching|with)$/i.test(before.at(-1)!)) {
+    before.pop();
+  }
+  const filters = [...before, ...words.slice(last + 1)].join(" ");
+  if (!namesValues(filters, actions)) return undefined;
+  return { text: words.slice(first, last + 1).join(" "), filters };
 }
 
 /**

@@ -92,6 +92,37 @@ test("quoted text and enum words fill the label", async () => {
   assert.deepEqual(callsOf(curly), [["filter", { label: "feature" }]]);
 });
 
+test("a search beside filters: the words no filter takes are the text, the others stay filters", async () => {
+  // A board of its own, not the demo's: a filter of a column and an owner, and a text search.
+  const findTasks = tool({
+    description: "Find tasks by column, owner or text in their title.",
+    inputSchema: jsonSchema<{ column?: string; owner?: string; text?: string }>({
+      type: "object",
+      properties: {
+        column: { type: "string", enum: ["todo", "doing", "done"] },
+        owner: { type: "string", enum: ["ines", "omar"] },
+        text: { type: "string" },
+      },
+    }),
+  });
+  const board = { find_tasks: findTasks };
+  const plan = async (prompt: string) =>
+    callsOf(await generateText({ model: offlineModel(), prompt, tools: board }));
+  assert.deepEqual(await plan("find upload tasks in doing"), [
+    ["find_tasks", { column: "doing", text: "upload" }],
+  ]);
+  assert.deepEqual(await plan("show doing tasks about upload"), [
+    ["find_tasks", { column: "doing", text: "upload" }],
+  ]);
+  assert.deepEqual(await plan("find venue tasks assigned to ines"), [
+    ["find_tasks", { owner: "ines", text: "venue" }],
+  ]);
+  // Only filters: no text.
+  assert.deepEqual(await plan("find doing tasks assigned to omar"), [
+    ["find_tasks", { column: "doing", owner: "omar" }],
+  ]);
+});
+
 test("a request that does not say which item asks which one instead of calling", async () => {
   const result = await generateText({
     model: offlineModel(),
