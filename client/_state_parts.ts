@@ -54,9 +54,20 @@ export const superseded = (c: ToolCallState) => c.category === "host" || c.statu
  * version of a message wins (it is at least as fresh), except that a call
  * still open here takes its settled status from the store (another tab may
  * have answered it); messages the store does not have yet (the live turn, a
- * message just sent) follow it.
+ * message just sent) follow it. The live turn's message, unnamed until its
+ * final answer, is the stored one that holds its calls.
  */
 export const merge = (messages: ChatMessage[], stored: ChatMessage[]): ChatMessage[] => {
+  // The live turn's message before its final answer names it (id ""): the stored message that
+  // holds its calls, or it would show twice once that answer names it.
+  messages = messages.map((m) => {
+    if (m.id !== "" || m.role !== "assistant" || m.toolCalls.length === 0) return m;
+    const same = stored.find((s) =>
+      s.role === "assistant" &&
+      m.toolCalls.every((c) => s.toolCalls.some((x) => x.callId === c.callId))
+    );
+    return same ? { ...m, id: same.id } : m;
+  });
   const mine = new Map(messages.map((m) => [m.id, m]));
   const ids = new Set(stored.map((m) => m.id));
   return [
