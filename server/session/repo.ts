@@ -82,7 +82,9 @@ export class SessionRepo {
       this.#settled.drop(id);
       return null;
     }
-    const known = this.#settled.prefix(id, entry.value);
+    // A copy: another load of the session may extend the kept prefix while this one lists, and
+    // the messages it adds would then come twice, from the prefix and from the list.
+    const known = this.#settled.prefix(id, entry.value).slice();
     const list = await this.store.list<StoredMessage>(
       ["message", id],
       known.length ? { after: pad(known.length - 1) } : undefined,

@@ -139,12 +139,12 @@ const FRESH = JSON.stringify({ issues: seedIssues(), filter: {}, selected: 42 })
 function typeAll(
   page: Page,
   phrasings: string[],
-): Promise<{ calls: [string, Record<string, unknown>][]; text: string }[]> {
+): Promise<{ calls: [string, Record<string, unknown>][]; text: string; ids: string[] }[]> {
   return page.evaluate(async ({ phrasings, key, fresh }) => {
     const chat = document.querySelector("tether-chat") as any;
     const host = chat.host;
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    const out: { calls: [string, Record<string, unknown>][]; text: string }[] = [];
+    const out: { calls: [string, Record<string, unknown>][]; text: string; ids: string[] }[] = [];
     // Messages since the last new conversation, and whether the last one left a call held.
     let since = 0;
     let holding = false;
@@ -205,6 +205,7 @@ function typeAll(
             calls: mine.flatMap((m: any) => m.toolCalls.map((c: any) => [c.toolName, c.arguments])),
             text: mine.filter((m: any) => m.role === "assistant").map((m: any) => m.content)
               .join("\n"),
+            ids: mine.map((m: any) => m.id),
           });
           break;
         }
@@ -329,6 +330,9 @@ describe("the demo as npm start composes it", () => {
           );
         }
       });
+      // Whatever the planner made of it, the chat shows each message once.
+      const twice = table.filter((_, i) => new Set(results[i].ids).size < results[i].ids.length);
+      assert.deepEqual(twice.map(([p]) => p), [], "phrasings whose exchange shows a message twice");
       const share = 1 - wrong.length / table.length;
       writeFileSync(join(OUTPUT, `phrasings-${transport}.txt`), wrong.join("\n") + "\n");
       assert.ok(PHRASINGS.length >= 150, `${PHRASINGS.length} phrasings`);
