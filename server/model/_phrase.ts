@@ -310,6 +310,8 @@ function textAndFilters(
   actions: readonly Action[],
 ): { text: string; filters: string } | undefined {
   const words = what.split(/\s+/).filter(Boolean);
+  // A request, not a paragraph: past a dozen words it is left as it was.
+  if (words.length > 12) return undefined;
   const plain = words.map((w) => !FILTER_WORDS.has(w.toLowerCase()) && !namesValues(w, actions));
   const first = plain.indexOf(true);
   const last = plain.lastIndexOf(true);
