@@ -88,6 +88,9 @@ function lines(items: readonly Item[]): string {
   return shown.join("\n");
 }
 
+/** A request as the answer quotes it back: trimmed, one space between words, no end mark. */
+const said = (request: string) => request.trim().replace(/[.!?]+$/, "").replace(/\s+/g, " ");
+
 // The words as the person typed them: “docs”, not the stem “doc”.
 const quoted = (words: readonly Token[]) => words.map((w) => `“${w.word}”`).join(" and ");
 
@@ -202,9 +205,7 @@ export function oneAtATime(
   // The person's own request with the first item's number where they said "all …".
   const request = text.slice(0, tokens[all].start) + `${listed.kind} ${matching[0].number}` +
     text.slice((end < 0 ? tokens[all] : phrase[end]).end);
-  const example = request.length <= 80
-    ? request.replace(EXCEPT, "").trim().replace(/[.!?]+$/, "").replace(/\s+/g, " ")
-    : undefined;
+  const example = request.length <= 80 ? said(request.replace(EXCEPT, "")) : undefined;
   return `${head} The ${listed.kinds} on screen${which}:\n${lines(matching)}\n\n${
     example ? `Say “${example}”, then the next.` : "Name them one by one."
   }`;
@@ -272,7 +273,7 @@ export function rangeAnswer(
   const request = text.slice(0, range.index) + `${listed.kind} ${items[0].number}` +
     text.slice(range.index! + range[0].length);
   const example = request.length <= 80
-    ? request.trim().replace(/[.!?]+$/, "").replace(/\s+/g, " ").replace(
+    ? said(request).replace(
       new RegExp(String.raw`\b${listed.kinds}\s+(?=${listed.kind}\b)`, "i"),
       "",
     )

@@ -275,17 +275,8 @@ export function plainWords(
   } else {
     // "show bugs about login": filters, then the text after "about".
     const about = ABOUT.exec(out.trim());
-    const filters = about?.[1].trim() ?? "";
-    const text = about?.[2] ?? "";
-    if (
-      about && !/["“”]/.test(text) && text.split(/\s+/).length <= 5 &&
-      !namesValues(text, actions) && namesValues(filters, actions) &&
-      filters.split(/\s+/).every((w) =>
-        FILTER_WORDS.has(w.toLowerCase()) || namesValues(w, actions)
-      )
-    ) {
-      out = `search for "${text}" ${filters}`;
-    }
+    const split = about && !/["“”]/.test(about[1]) ? textAndFilters(about[1], actions) : undefined;
+    if (split) out = `search for "${split.text}" ${split.filters}`;
   }
   return out;
 }
@@ -293,7 +284,7 @@ export function plainWords(
 // A look at some items by what their text says: "show bugs about login", "list open bugs
 // mentioning export".
 const ABOUT =
-  /^(?:please )?(?:show|list|display|give|get)(?: me)?(?: all)?(?: the)?((?: [\p{L}-]+){1,4}) (?:about|mentioning|containing|matching) (?!["“])(.+?)[.?!]*$/iu;
+  /^(?:please )?(?:show|list|display|give|get)(?: me)?(?: all)?(?: the)? ((?:[\p{L}-]+ ){1,4}(?:about|mentioning|containing|matching) (?!["“]).+?)[.?!]*$/iu;
 
 // Words that join filters ("bugs assigned to alice") and are no text to look for.
 const FILTER_WORDS = new Set(
