@@ -31,7 +31,10 @@
  * a memory turn awaits its store, beside the floor: what that scheduling alone
  * is worth);
  * `LOAD_VERBOSE=1` prints every measured round, and (on Linux) its CPU by
- * thread: main, Node's worker threads, a store's own threads. The "event loop
+ * thread: main, Node's worker threads, a store's own threads (the calibration
+ * row's other server too), from each thread's nanoseconds on the CPU
+ * (`_threads.ts`). `LOAD_KEEP=1` leaves the Deno KV files in the temporary
+ * folder the run names, to read with `sqlite3`. The "event loop
  * held up" column is the longest any timer of the server waited past its time
  * in the measured rounds: how long one stretch of work kept every other request
  * (and `/health`) waiting. The servers and
@@ -243,6 +246,12 @@ function embedded(target: "floor" | "memory" | "denokv", dir: string): Target {
     ? { LOAD_STORE_URL: join(dir, "store.db") }
     : {};
   return { label, target, env, warm: [], beside: [] };
+}
+
+/** A round's CPU by thread group, in ms a turn ("" off Linux). */
+function byThread(round: RoundResult): string {
+  return Object.entries(round.threads).filter(([, ms]) => ms > 0)
+    .map(([g, ms]) => `${g} ${(ms / TURNS).toFixed(2)}`).join(", ");
 }
 
 /** Starts a server process and waits for its URL. */
@@ -506,7 +515,8 @@ async function benchLoadOn(version: string): Promise<void> {
   } finally {
     await client.stop();
     for (const t of targets) await t.cleanup?.();
-    await rm(dir, { recursive: true, force: true });
+    if (process.env.LOAD_KEEP) console.log(`\nNOTE: the Deno KV files are kept in ${dir}`);
+    else await rm(dir, { recursive: true, force: true });
   }
   const rows: string[][] = [];
   const least = (rounds: RoundResult[]) => Math.min(...rounds.map((r) => r.cpuMs)) / TURNS;
@@ -520,18 +530,18 @@ async function benchLoadOn(version: string): Promise<void> {
         rounds.map((w) => (w.cpuMs / TURNS).toFixed(2)).join(", ");
       console.log(`${label}: ms per turn in each measured round: ${each(warm)}`);
       for (const w of warm) {
-        const groups = Object.entries(w.threads).filter(([, ms]) => ms > 0);
         const faults = `page faults ${(w.faults / TURNS).toFixed(1)} a turn; event loop held up ${
           w.held.toFixed(0)
         } ms at most`;
-        if (!groups.length) console.log(`  ${faults}`);
-        else {
-          const split = groups.map(([g, ms]) => `${g} ${(ms / TURNS).toFixed(2)}`).join(", ");
-          console.log(`  by thread: ${split}; ${faults}`);
-        }
+        const split = byThread(w);
+        console.log(split ? `  by thread: ${split}; ${faults}` : `  ${faults}`);
       }
       if (t !== floor) {
         console.log(`  the floor beside it: ${each(t.beside)}`);
+        if (t.against) {
+          // The server in the floor's place is measured by thread too (the calibration row's).
+          for (const w of t.beside) console.log(`    beside, by thread: ${byThread(w)}`);
+        }
         const pairs = warm.map((w, i) => w.cpuMs / t.beside[i].cpuMs).sort((a, b) => a - b);
         console.log(
           `  each round over the floor's round beside it: ${

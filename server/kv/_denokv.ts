@@ -12,6 +12,7 @@
  */
 
 import { mkdir } from "node:fs/promises";
+import process from "node:process";
 import { dirname } from "node:path";
 import { leanKv } from "./_denokv_napi.ts";
 import { retryingKv } from "./_denokv_retry.ts";
@@ -133,10 +134,29 @@ export async function openKv(path: string | null): Promise<{ kv: Kv; limits: KvL
       limits: { checks: 100, mutations: 1000, bytes: 819_200, reads: 10 },
     };
   }
-  const { openKv } = await import("@deno/kv");
+  const { openKv } = await importDenoKv();
   // @deno/kv (0.14) refuses more than 10 checks per commit where Deno allows 100.
   const kv = retryingKv(leanKv(await openKv(path!) as unknown as Kv));
   return { kv, limits: { checks: 10, mutations: 1000, bytes: 819_200, reads: 10 } };
+}
+
+/**
+ * `@deno/kv` (Node), its add-on's Tokio runtime on one worker thread unless `TOKIO_WORKER_THREADS`
+ * is set. The runtime only carries each call to SQLite's own thread and back; with Tokio's
+ * default of a worker a core, every call also woke an idle worker to look for work, which cost
+ * a turn about a fifth of that thread's CPU (docs/architecture.md, Decisions). The add-on makes
+ * its runtime when it loads, so the variable is set for the import alone: nothing loaded later,
+ * and no child process, sees it.
+ */
+export async function importDenoKv(): Promise<typeof import("@deno/kv")> {
+  const env = process.env;
+  const given = env.TOKIO_WORKER_THREADS;
+  if (given === undefined) env.TOKIO_WORKER_THREADS = "1";
+  try {
+    return await import("@deno/kv");
+  } finally {
+    if (given === undefined) delete env.TOKIO_WORKER_THREADS;
+  }
 }
 
 /** An inline envelope. */

@@ -10,8 +10,14 @@
  * `INLINE_PAGE_CHARS` of JSON now sits at `["session_page", id]`, and the
  * record names it by a digest (`page`); it is written in a commit of the record
  * only when it differs from the page stored at the version that commit checks.
- * A small page stays in the record, as before: one more row to write and read
- * would cost more than the characters it saves.
+ *
+ * Only a page of a few fields stays in the record. The record is the row a
+ * session rewrites most, and a row's size has a cliff: Deno KV's SQLite table
+ * keeps a row of up to about 985 bytes (key and value) in its tree's page, and
+ * spills a longer one into an overflow page of its own, so each write of it
+ * writes 4 KB more. The contract's example page (about 320 characters) took
+ * the record over that line; beside it, the record stays under
+ * {@linkcode RECORD_ROW_CHARS} (docs/architecture.md, Decisions).
  *
  * What is kept of a page is what later turns read of it: everything but its
  * attachments. An attachment's content reaches the model in the message that
@@ -34,7 +40,14 @@ import type { SessionRecord } from "./records.ts";
 export const pageKey = (id: string) => ["session_page", id] as const;
 
 /** The largest page, in characters of JSON, kept inside the session record. */
-export const INLINE_PAGE_CHARS = 1_024;
+export const INLINE_PAGE_CHARS = 128;
+
+/**
+ * What a session record's row (key and value) stays under on a turn like the contract's
+ * example, in characters of JSON: below Deno KV's overflow line with room for a longer title,
+ * a larger call's arguments and a few permissions. `server/session/page.test.ts` holds it.
+ */
+export const RECORD_ROW_CHARS = 900;
 
 /** Digests remembered, each for a version of a session record read or written here. */
 export const KNOWN_PAGES = 10_000;

@@ -15,7 +15,7 @@ import {
 import { forbidden, notFound, TetherError, validationError } from "../http/errors.ts";
 import { mayAccess, type Principal } from "../http/principal.ts";
 import type { Logger } from "../log.ts";
-import { DEFAULT_PAGE, isCursor, listSessions, MAX_PAGE, summaryOf } from "./listing.ts";
+import { DEFAULT_PAGE, isCursor, listedKey, listSessions, MAX_PAGE, summaryOf } from "./listing.ts";
 import type { SessionRecord, StoredMessage } from "./records.ts";
 import type { SessionRepo } from "./repo.ts";
 import { oneLine, plainTitle } from "./title.ts";
@@ -155,7 +155,7 @@ export class Conversations {
       const page = await store.list<SessionRecord>(["session"], { limit: BACKFILL_PAGE, after });
       for (const { value } of page) {
         if (signal.aborted) return;
-        if (!value.listing?.key) listed += await this.#listOld(value.session_id);
+        if (!listedKey(value)) listed += await this.#listOld(value.session_id);
       }
       if (page.length < BACKFILL_PAGE) break;
       after = page[page.length - 1].key[1];

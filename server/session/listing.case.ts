@@ -203,6 +203,37 @@ export function runListingContract(name: string, fixture: StoreFixture): void {
       assert.deepEqual((await raw()).map((e) => e.lane), Array(3).fill("default/active"));
     }));
 
+  test(`${name}: the stored record holds no listing key; read, it names where it is listed, and a record that stored its key moves from that key`, () =>
+    withKit(fixture, async ({ store, repo, conversations, me, owner, make, raw }) => {
+      const a = await make(uid("a"));
+      const stored = await store.get<SessionRecord>(["session", a.session_id]);
+      assert.equal(stored!.value.listing?.key, undefined, "no key in the stored record");
+      const listed = (await store.list([LISTING, owner])).map((e) => e.key);
+      const read = await repo.record(a.session_id);
+      assert.deepEqual([read!.value.listing?.key], listed, "read, the record names its entry");
+      // A record from before, holding its key, listed where its fields would not place it now:
+      // archiving it moves the entry at the key it holds.
+      const before = [
+        LISTING,
+        owner,
+        "default",
+        "active",
+        `2025-01-01T00:00:00.000Z|${a.session_id}`,
+      ];
+      const summary = (await store.get(listed[0]))!.value;
+      await store.commit([], [{ key: listed[0] }, { key: before, value: summary }]);
+      const old = { ...stored!.value, listing: { ...stored!.value.listing, key: before } };
+      await store.set(["session", a.session_id], old);
+      await conversations.patch(me, a.session_id, { archived: true });
+      assert.deepEqual((await raw()).map((e) => e.lane), ["default/archived"], "one entry, moved");
+      const now = await store.get<SessionRecord>(["session", a.session_id]);
+      assert.equal(now!.value.listing?.key, undefined, "its next commit leaves the key out");
+      assert.deepEqual(
+        [(await repo.record(a.session_id))!.value.listing?.key],
+        (await store.list([LISTING, owner])).map((e) => e.key),
+      );
+    }));
+
   test(`${name}: deleting a session takes it out of the listing`, () =>
     withKit(fixture, async ({ store, repo, owner, make, raw }) => {
       const a = await make(uid("a"));

@@ -7,10 +7,15 @@
  * sorted set, Postgres's primary key, the memory store's tree).
  *
  * The index entry is written in the same atomic commit as the session record
- * (`SessionRepo.commit`), and the record remembers the key it is listed under
+ * (`SessionRepo.commit`), and a record read names the key it is listed under
  * (`listing.key`), so a commit that moves it deletes exactly the entry the
- * stored record names. A crash between two writes can leave nothing half
- * done: either the commit with both happened or neither did.
+ * stored record was listed at. A crash between two writes can leave nothing
+ * half done: either the commit with both happened or neither did.
+ *
+ * The key is not stored in the record: its listing fields give it again
+ * (`withListingKey`), and the record is the row a session rewrites most, with
+ * little room under Deno KV's overflow line (`session/_page.ts`). Records
+ * written before keep the key they name.
  *
  * @module
  */
@@ -75,6 +80,63 @@ export function summaryOf(record: SessionRecord): SessionSummary {
   };
 }
 
+/** The key a session with these listing fields is listed under. */
+function keyOf(
+  record: SessionRecord,
+  fields: ListingFields & { workspace: string; updated_at: string },
+): string[] {
+  return [
+    ...prefix({
+      owner: record.owner_id,
+      workspace: fields.workspace,
+      archived: fields.archived === true,
+    }),
+    `${fields.updated_at}|${record.session_id}`,
+  ];
+}
+
+/**
+ * The key a stored record is listed under, or undefined when it is not listed: the key it
+ * names (records written before the key was left out), else the one its listing fields give.
+ * A record is listed once a commit gave it a workspace and a time, unless it is unlisted.
+ */
+export function listedKey(record: SessionRecord): string[] | undefined {
+  const listing = record.listing;
+  if (!listing || listing.unlisted) return undefined;
+  if (listing.key) return listing.key;
+  const { workspace, updated_at } = listing;
+  return workspace && updated_at ? keyOf(record, { ...listing, workspace, updated_at }) : undefined;
+}
+
+/**
+ * A record as read from the store, with the key it is listed under in `listing.key` (the same
+ * object when there is nothing to add).
+ *
+ * @example
+ * ```ts
+ * const record = withListingKey(entry.value); // record.listing?.key: where it is listed
+ * ```
+ */
+export function withListingKey(record: SessionRecord): SessionRecord {
+  const listing = record.listing;
+  if (!listing || listing.key) return record;
+  const key = listedKey(record);
+  return key ? { ...record, listing: { ...listing, key } } : record;
+}
+
+/**
+ * Listing fields as stored: without the key, which `withListingKey` gives again on reading.
+ *
+ * @example
+ * ```ts
+ * const value = { ...record, listing: storedListing(record.listing) };
+ * ```
+ */
+export function storedListing(listing: ListingFields): ListingFields {
+  const { key: _, ...fields } = listing;
+  return fields;
+}
+
 /**
  * The listing fields a record is committed with, and the index writes of
  * that commit: the entry at its (new) key, and the deletion of the entry the
@@ -99,14 +161,7 @@ export function relist(
     workspace: kept.workspace || defaultWorkspace,
     updated_at: touch || !before?.updated_at ? now() : before.updated_at,
   };
-  const key = [
-    ...prefix({
-      owner: record.owner_id,
-      workspace: fields.workspace,
-      archived: fields.archived === true,
-    }),
-    `${fields.updated_at}|${record.session_id}`,
-  ];
+  const key = keyOf(record, fields);
   if (fields.unlisted) {
     // Silent decisions are no conversations: no entry (and none left behind).
     return { listing: fields, mutations: before?.key ? [{ key: before.key }] : [] };

@@ -6,7 +6,7 @@ import { harness, ISSUE_CONTEXT } from "../testing/harness.ts";
 import { scriptedModel } from "../testing/scripted_model.ts";
 import { wrapStore } from "../testing/wrap_store.ts";
 import { newSessionRecord } from "./create.ts";
-import { INLINE_PAGE_CHARS, pageKey } from "./_page.ts";
+import { INLINE_PAGE_CHARS, pageKey, RECORD_ROW_CHARS } from "./_page.ts";
 import type { SessionRecord } from "./records.ts";
 import type { HostContext } from "../../protocol/mod.ts";
 import { sessionKey, SessionRepo } from "./repo.ts";
@@ -47,12 +47,40 @@ const RICH = {
     },
   },
 } as HostContext;
-/** The contract's example page, small. */
-const SMALL = ISSUE_CONTEXT as HostContext;
+/** A page of a few fields, which stays in the record. */
+const SMALL: HostContext = { version: 1, view: { name: "settings", description: "The settings." } };
 
 test("the pages these tests use are on either side of the limit", () => {
-  assert.ok(JSON.stringify(ISSUE_CONTEXT).length <= INLINE_PAGE_CHARS);
+  assert.ok(JSON.stringify(SMALL).length <= INLINE_PAGE_CHARS);
+  assert.ok(JSON.stringify(ISSUE_CONTEXT).length > INLINE_PAGE_CHARS);
   assert.ok(JSON.stringify(RICH).length > INLINE_PAGE_CHARS);
+});
+
+test("on the contract's example page, a turn's record stays under Deno KV's overflow line", async () => {
+  const { store, writes } = counted();
+  const h = harness({
+    store,
+    // A call id as long as a hosted provider's.
+    model: scriptedModel([{
+      calls: [{ name: "select_issue", args: { number: 42 }, id: "call_Xq3b9TzL0cV8mN2pR7sK1wYd" }],
+    }]),
+  });
+  const id = "s-0190d2c4-5b6e-7f00-8a1b-2c3d4e5f6a7b";
+  const turn = await h.chat({
+    session_id: id,
+    // Long enough for a title of the most characters a title keeps.
+    content: "please select issue 42 in the list so that I can read what the login bug is about",
+    host_context: ISSUE_CONTEXT,
+  });
+  assert.ok(turn.body.pending_tool_call, "the record holds the pending call");
+  const records = writes.filter((m) => m.key[0] === "session" && m.key[1] === id);
+  assert.equal(records.length, 2);
+  for (const record of records) {
+    const row = JSON.stringify(record.key).length + JSON.stringify(record.value).length;
+    assert.ok(row < RECORD_ROW_CHARS, `a record row of ${row} characters`);
+  }
+  assert.equal(pageWrites(writes, id).length, 1, "the page is written once, beside");
+  await h.close();
 });
 
 test("a turn writes a large page once, beside the record; a later commit of the same page writes none", async () => {
@@ -98,14 +126,14 @@ test("a changed page is written again, and a message without one keeps the store
   await h.close();
 });
 
-test("a small page stays in the record, and no page's attachments are kept: a screenshot reaches no stored value", async () => {
+test("a page of a few fields stays in the record, and no page's attachments are kept: a screenshot reaches no stored value", async () => {
   const { store, writes } = counted();
   const h = harness({ store });
   const shot = [{ kind: "image", purpose: "screenshot", data_uri: SCREENSHOT }];
   const small = await h.chat({
     session_id: "shot",
     content: "hello",
-    host_context: { ...ISSUE_CONTEXT, attachments: shot },
+    host_context: { ...SMALL, attachments: shot },
   });
   const large = await h.chat({
     session_id: "shot-rich",
@@ -122,7 +150,7 @@ test("a small page stays in the record, and no page's attachments are kept: a sc
   }
   assert.equal(pageWrites(writes, "shot").length, 0, "a small page is not written beside");
   const record = await store.get<SessionRecord>(sessionKey("shot"));
-  assert.deepEqual(record!.value.host_context, ISSUE_CONTEXT);
+  assert.deepEqual(record!.value.host_context, SMALL);
   assert.equal(record!.value.page, undefined);
   assert.deepEqual((await store.get(pageKey("shot-rich")))!.value, RICH);
   await h.close();
@@ -175,7 +203,7 @@ test("a page set to none or made small leaves nothing beside; deleting the sessi
   entry = await repo.record("gone");
   assert.ok(await repo.commit({ ...entry!.value, host_context: SMALL }, entry!.version));
   assert.equal(await store.get(pageKey("gone")), null, "a page made small goes back inside");
-  assert.deepEqual((await repo.record("gone"))!.value.host_context, ISSUE_CONTEXT);
+  assert.deepEqual((await repo.record("gone"))!.value.host_context, SMALL);
   entry = await repo.record("gone");
   assert.ok(await repo.commit({ ...entry!.value, host_context: RICH }, entry!.version));
   await repo.delete("gone");

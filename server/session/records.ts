@@ -133,7 +133,11 @@ export interface ListingFields {
   unlisted?: boolean;
   /** When the conversation last changed; the listing's order. Set by the first commit. */
   updated_at?: string;
-  /** The index key the session is listed under now, moved in the commits that write the record. */
+  /**
+   * The index key the session is listed under now, moved in the commits that write the record.
+   * Given to a record as read (`withListingKey`, session/listing.ts), never stored: its fields
+   * give it again. Records stored before hold it.
+   */
   key?: string[];
 }
 

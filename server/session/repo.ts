@@ -5,7 +5,7 @@
  * @module
  */
 import type { Entry, Mutation, Store } from "../kv/store.ts";
-import { relist, unlist } from "./listing.ts";
+import { relist, storedListing, unlist, withListingKey } from "./listing.ts";
 import type { AssistantMessage, SessionRecord, StoredMessage } from "./records.ts";
 import { SettledMessages } from "./_settled.ts";
 import { pageKey, StoredPages, withPage } from "./_page.ts";
@@ -58,15 +58,16 @@ export class SessionRepo {
     this.workspace = workspace;
   }
 
-  /** The session record alone, with its page (`host_context`; `_page.ts`). */
+  /**
+   * The session record alone, with its page (`host_context`; `_page.ts`): both keys in one
+   * read, so the page is the one the version read names (and a record with its page inside
+   * reads one absent key more, in the same call).
+   */
   async record(id: string): Promise<Entry<SessionRecord> | null> {
-    let entry = await this.store.get<SessionRecord>(sessionKey(id));
-    if (entry?.value.page) {
-      // A page kept beside the record: both read again, in one snapshot.
-      const [again, page] = await this.store.getMany([sessionKey(id), pageKey(id)]);
-      entry = again && withPage(again as Entry<SessionRecord>, page);
-    }
-    if (!entry) return null;
+    const [found, page] = await this.store.getMany([sessionKey(id), pageKey(id)]);
+    if (!found) return null;
+    const paged = withPage(found as Entry<SessionRecord>, page);
+    const entry = { ...paged, value: withListingKey(paged.value) };
     this.#pages.saw(entry.value, entry.version);
     return entry;
   }
@@ -110,7 +111,7 @@ export class SessionRepo {
     const { listing, mutations: index } = relist(record, this.workspace, options.touch ?? true);
     // The page goes beside the record, written only when it is not the one stored (`_page.ts`).
     const { value, writes } = this.#pages.stored(record, version);
-    value.listing = listing; // `value` is a copy of its own
+    value.listing = storedListing(listing); // `value` is a copy of its own
     const versions = await this.store.commit(
       [{ key: sessionKey(record.session_id), version }],
       [{ key: sessionKey(record.session_id), value }, ...writes, ...index, ...mutations],
