@@ -135,7 +135,12 @@ export class StoredPages {
     const before = version === null ? "" : this.#known.get(versionId(record, version));
     if (page === before) return { value, writes: [] };
     const key = pageKey(record.session_id);
-    return { value, writes: [beside ? { key, value: context } : { key }] };
+    if (!beside) return { value, writes: [{ key }] };
+    // A new record's page replaces nothing (a deletion takes both), so no store need look first.
+    return {
+      value,
+      writes: [version === null ? { key, value: context, fresh: true } : { key, value: context }],
+    };
   }
 }
 

@@ -79,7 +79,9 @@ test("on the contract's example page, a turn's record stays under Deno KV's over
     const row = JSON.stringify(record.key).length + JSON.stringify(record.value).length;
     assert.ok(row < RECORD_ROW_CHARS, `a record row of ${row} characters`);
   }
-  assert.equal(pageWrites(writes, id).length, 1, "the page is written once, beside");
+  const pages = pageWrites(writes, id);
+  assert.equal(pages.length, 1, "the page is written once, beside");
+  assert.equal(pages[0].fresh, true, "a new session's page replaces nothing: no store looks first");
   await h.close();
 });
 
@@ -115,7 +117,11 @@ test("a changed page is written again, and a message without one keeps the store
     view: { ...RICH.view!, name: "settings", description: "The settings." },
   };
   await h.chat({ session_id: "q", content: "two", host_context: moved });
-  assert.equal(pageWrites(writes, "q").length, 2);
+  assert.deepEqual(
+    pageWrites(writes, "q").map((m) => m.fresh),
+    [true, undefined],
+    "a changed page replaces one",
+  );
   assert.deepEqual((await store.get(pageKey("q")))!.value, moved);
   // No host_context in the body: the turn takes the page stored beside the record (without one,
   // the message would carry no page block at all).
