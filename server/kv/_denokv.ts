@@ -143,8 +143,8 @@ export async function openKv(path: string | null): Promise<{ kv: Kv; limits: KvL
 /**
  * `@deno/kv` (Node), its add-on's Tokio runtime on one worker thread unless `TOKIO_WORKER_THREADS`
  * is set. The runtime only carries each call to SQLite's own thread and back; with Tokio's
- * default of a worker a core, every call also woke an idle worker to look for work, which cost
- * a turn about a fifth of that thread's CPU (docs/architecture.md, Decisions). The add-on makes
+ * default of a worker a core its threads took about a third more CPU a turn, most of it in the
+ * kernel, putting threads to sleep and waking them (docs/architecture.md, Decisions). The add-on makes
  * its runtime when it loads, so the variable is set for the import alone: nothing loaded later,
  * and no child process, sees it.
  */

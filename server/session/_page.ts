@@ -16,8 +16,9 @@
  * keeps a row of up to about 985 bytes (key and value) in its tree's page, and
  * spills a longer one into an overflow page of its own, so each write of it
  * writes 4 KB more. The contract's example page (about 320 characters) took
- * the record over that line; beside it, the record stays under
- * {@linkcode RECORD_ROW_CHARS} (docs/architecture.md, Decisions).
+ * the record over that line; with the page beside it and its listing key left
+ * out (session/listing.ts), the record stays under {@linkcode RECORD_ROW_CHARS}
+ * (docs/architecture.md, Decisions).
  *
  * What is kept of a page is what later turns read of it: everything but its
  * attachments. An attachment's content reaches the model in the message that
@@ -44,8 +45,9 @@ export const INLINE_PAGE_CHARS = 128;
 
 /**
  * What a session record's row (key and value) stays under on a turn like the contract's
- * example, in characters of JSON: below Deno KV's overflow line with room for a longer title,
- * a larger call's arguments and a few permissions. `server/session/page.test.ts` holds it.
+ * example with a title of the most characters and a hosted provider's call id, in characters
+ * of JSON: under Deno KV's overflow line (about 985 bytes), with room for the bytes its
+ * storage adds. `server/session/page.test.ts` holds it.
  */
 export const RECORD_ROW_CHARS = 900;
 
