@@ -220,3 +220,37 @@ test("a page set to none or made small leaves nothing beside; deleting the sessi
   assert.ok(await repo.commit(again, null));
   assert.deepEqual((await repo.record("gone"))!.value.host_context, RICH);
 });
+
+test("a record is read alone first: a new session's, or one with its page inside, is one single-key read", async () => {
+  const inner = memoryStore();
+  const reads: string[] = [];
+  const store = wrapStore(inner, {
+    name: inner.name,
+    capabilities: inner.capabilities,
+    get: (key) => (reads.push(`get ${key[0]}`), inner.get(key)),
+    getMany: (
+      keys,
+    ) => (reads.push(`getMany ${keys.map((k) => k[0]).join(",")}`), inner.getMany(keys)),
+  });
+  const repo = new SessionRepo(store);
+  assert.equal(await repo.record("new"), null);
+  assert.deepEqual(
+    reads,
+    ["get session"],
+    "a new session: one read of one key, which a store may batch",
+  );
+  const small = { ...newSessionRecord({ id: "ann", roles: [] }, "small"), host_context: SMALL };
+  assert.ok(await repo.commit(small, null));
+  reads.length = 0;
+  assert.deepEqual((await repo.record("small"))!.value.host_context, SMALL);
+  assert.deepEqual(reads, ["get session"]);
+  const rich = { ...newSessionRecord({ id: "ann", roles: [] }, "rich"), host_context: RICH };
+  assert.ok(await repo.commit(rich, null));
+  reads.length = 0;
+  assert.deepEqual((await repo.record("rich"))!.value.host_context, RICH);
+  assert.deepEqual(
+    reads,
+    ["get session", "getMany session,session_page"],
+    "a page beside: both again, in one snapshot",
+  );
+});

@@ -59,15 +59,20 @@ export class SessionRepo {
   }
 
   /**
-   * The session record alone, with its page (`host_context`; `_page.ts`): both keys in one
-   * read, so the page is the one the version read names (and a record with its page inside
-   * reads one absent key more, in the same call).
+   * The session record alone, with its page (`host_context`; `_page.ts`) and the key it is
+   * listed under (`listing.ts`). The record is read alone first: a store may batch single
+   * reads and remember what they saw for the commit that follows (Deno KV does both), and a
+   * new session's first read finds nothing.
    */
   async record(id: string): Promise<Entry<SessionRecord> | null> {
-    const [found, page] = await this.store.getMany([sessionKey(id), pageKey(id)]);
+    let found = await this.store.get<SessionRecord>(sessionKey(id));
+    if (found?.value.page) {
+      // A page kept beside the record: both read again, in one snapshot.
+      const [again, page] = await this.store.getMany([sessionKey(id), pageKey(id)]);
+      found = again && withPage(again as Entry<SessionRecord>, page);
+    }
     if (!found) return null;
-    const paged = withPage(found as Entry<SessionRecord>, page);
-    const entry = { ...paged, value: withListingKey(paged.value) };
+    const entry = { ...found, value: withListingKey(found.value) };
     this.#pages.saw(entry.value, entry.version);
     return entry;
   }
