@@ -174,7 +174,11 @@ class DenoKvStore implements Store {
       assertKey(key);
       assertKeySize(key);
     }
-    const raw = await readRaw(this.#kv, this.#limits, keys);
+    // A snapshot that fits one read joins the reads waiting beside it; a larger one is read in
+    // parts.
+    const raw = keys.length <= this.#limits.reads
+      ? await this.#reader.getMany(keys)
+      : await readRaw(this.#kv, this.#limits, keys);
     const now = Date.now();
     if (this.#sole?.holding) {
       keys.forEach((key, i) => (raw[i] = this.#sole!.read(JSON.stringify(key), now) ?? raw[i]));

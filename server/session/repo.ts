@@ -60,18 +60,14 @@ export class SessionRepo {
 
   /**
    * The session record alone, with its page (`host_context`; `_page.ts`) and the key it is
-   * listed under (`listing.ts`). The record is read alone first: a store may batch single
-   * reads and remember what they saw for the commit that follows (Deno KV does both), and a
-   * new session's first read finds nothing.
+   * listed under (`listing.ts`). The record and its page's key are read in one snapshot, so the
+   * page is the one the version read names; a store may batch such a read with others and
+   * remember what it saw for the commit that follows (Deno KV does both).
    */
   async record(id: string): Promise<Entry<SessionRecord> | null> {
-    let found = await this.store.get<SessionRecord>(sessionKey(id));
-    if (found?.value.page) {
-      // A page kept beside the record: both read again, in one snapshot.
-      const [again, page] = await this.store.getMany([sessionKey(id), pageKey(id)]);
-      found = again && withPage(again as Entry<SessionRecord>, page);
-    }
-    if (!found) return null;
+    const [read, page] = await this.store.getMany([sessionKey(id), pageKey(id)]);
+    if (!read) return null;
+    const found = withPage(read as Entry<SessionRecord>, page);
     const entry = { ...found, value: withListingKey(found.value) };
     this.#pages.saw(entry.value, entry.version);
     return entry;
