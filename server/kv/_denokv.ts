@@ -15,7 +15,8 @@ import { mkdir } from "node:fs/promises";
 import process from "node:process";
 import { dirname } from "node:path";
 import { leanKv } from "./_denokv_napi.ts";
-import { retryingKv } from "./_denokv_retry.ts";
+import { retryingKv, retryLocked } from "./_denokv_retry.ts";
+import { nodeSqlite, sqliteKv } from "./_denokv_sqlite.ts";
 import { denoGlobal } from "../runtime/detect.ts";
 
 /** A Deno KV key part we use: strings for keys, a boolean and numbers for chunks. */
@@ -108,8 +109,9 @@ interface DenoLike {
 }
 
 /**
- * Opens the Deno KV file at `path` (creating its folder) with Deno's own KV or
- * `@deno/kv` on Node; `null` opens Deno's own default database (`Deno.openKv()`
+ * Opens the Deno KV file at `path` (creating its folder) with Deno's own KV, with
+ * Node's own SQLite on Node 22 and later (`_denokv_sqlite.ts`), or with `@deno/kv`
+ * on Node 20; `null` opens Deno's own default database (`Deno.openKv()`
  * with no path: the platform's KV on Deno Deploy), which only Deno has. Every
  * read and commit of the handle retries while the database is locked
  * (`_denokv_retry.ts`).
@@ -131,6 +133,17 @@ export async function openKv(path: string | null): Promise<{ kv: Kv; limits: KvL
     }
     return {
       kv: retryingKv(await (path === null ? deno.openKv() : deno.openKv(path))),
+      limits: { checks: 100, mutations: 1000, bytes: 819_200, reads: 10 },
+    };
+  }
+  // Node 22 and later: the file through Node's own SQLite (docs/stores.md); Node 20: `@deno/kv`.
+  const sqlite = nodeSqlite();
+  if (sqlite !== undefined) {
+    return {
+      // Opening migrates the file in a transaction, which waits while another process writes.
+      kv: retryingKv(
+        await retryLocked(() => Promise.resolve().then(() => sqliteKv(sqlite, path!))),
+      ),
       limits: { checks: 100, mutations: 1000, bytes: 819_200, reads: 10 },
     };
   }

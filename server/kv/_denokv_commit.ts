@@ -8,7 +8,7 @@
  * versionstamp (as read just before), so when it succeeds we know which
  * manifest it replaced and can delete that manifest's chunks; when only
  * such a guard fails, the attempt is retried. Deno KV caps the checks of a
- * commit (10 on `@deno/kv`), and keys beyond the cap go unguarded: two
+ * commit (10 on `@deno/kv`, Node 20), and keys beyond the cap go unguarded: two
  * writers racing on one of them may orphan a chunk set, never corrupt one.
  *
  * @module

@@ -13,8 +13,8 @@
  * @module
  */
 
-import { deserialize, serialize } from "node:v8";
 import type { Kv, KvAtomic, KvEntryMaybe, KvKey } from "./_denokv.ts";
+import { BYTES, pagedList, storedValue, valueToStore, withByte } from "./_denokv_rows.ts";
 import {
   decodeAtomicWriteOutput,
   decodeSnapshotReadOutput,
@@ -25,11 +25,9 @@ import {
   type RawEntry,
   type ReadRange,
   unhex,
-  unpackKey,
   type WireCheck,
   type WireMutation,
 } from "./_denokv_wire.ts";
-import { deserializeEnvelope, isEnvelope, serializeEnvelope } from "./_denokv_v8.ts";
 
 /** The native functions of `@deno/kv`'s SQLite backend that this handle calls. */
 interface Napi {
@@ -43,35 +41,21 @@ interface Opened extends Kv {
   dbId?: unknown;
 }
 
-const V8 = 1;
-const BYTES = 3;
-
 function value(entry: RawEntry): unknown {
-  // The store's envelopes are read by hand: also those Deno wrote, in a format Node's V8 refuses.
-  if (entry.encoding === V8) return deserializeEnvelope(entry.value) ?? deserialize(entry.value);
-  if (entry.encoding === BYTES) return new Uint8Array(entry.value);
-  throw new Error(
-    `Deno KV holds a value of encoding ${entry.encoding}, which this store never writes.`,
-  );
+  // Bytes are copied out of the answer they were decoded from, which holds the whole read.
+  return entry.encoding === BYTES
+    ? new Uint8Array(entry.value)
+    : storedValue(entry.encoding, entry.value);
 }
 
 function encodeValue(v: unknown): { data: Uint8Array; encoding: number } {
-  if (v instanceof Uint8Array) return { data: v, encoding: BYTES };
-  // The store's envelopes, nearly every value, skip v8.serialize's serializer object.
-  return { data: isEnvelope(v) ? serializeEnvelope(v) : serialize(v), encoding: V8 };
+  const [data, encoding] = valueToStore(v);
+  return { data, encoding };
 }
 
 /** The range holding exactly one key: [key, key + 00). */
 function exactly(packed: Uint8Array): ReadRange {
   return { start: packed, end: withByte(packed, 0), limit: 1, reverse: false };
-}
-
-/** `bytes` with one more byte `b` at the end. */
-function withByte(bytes: Uint8Array, b: number): Uint8Array {
-  const out = new Uint8Array(bytes.length + 1);
-  out.set(bytes);
-  out[bytes.length] = b;
-  return out;
 }
 
 /**
@@ -122,32 +106,18 @@ class LeanKv implements Kv {
     });
   }
 
-  async *list(
+  list(
     selector: { prefix: KvKey; start?: KvKey; end?: KvKey },
     options: { reverse?: boolean; batchSize?: number; limit?: number } = {},
   ): AsyncIterable<KvEntryMaybe> {
-    const { reverse = false, batchSize = 100, limit = Infinity } = options;
-    const prefix = packKey(selector.prefix);
-    // Keys under the prefix have at least one more part, and every part starts above 00.
-    let start = selector.start ? packKey(selector.start) : withByte(prefix, 0);
-    let end = selector.end ? packKey(selector.end) : withByte(prefix, 0xff);
-    let given = 0;
-    while (given < limit) {
-      const batch = Math.min(batchSize, 500, limit - given);
-      const [entries = []] = await this.#read([{ start, end, limit: batch, reverse }]);
-      for (const entry of entries) {
-        given++;
-        yield {
-          key: unpackKey(entry.key),
-          value: value(entry),
-          versionstamp: hex(entry.versionstamp),
-        };
-      }
-      if (entries.length < batch) return;
-      const last = entries[entries.length - 1].key;
-      if (reverse) end = last;
-      else start = withByte(last, 0);
-    }
+    return pagedList(selector, options, async (range) => {
+      const [entries = []] = await this.#read([range]);
+      return entries.map((e) => ({
+        key: e.key,
+        value: value(e),
+        versionstamp: hex(e.versionstamp),
+      }));
+    });
   }
 
   atomic(): KvAtomic {

@@ -2,7 +2,7 @@
  * Publish/subscribe across the processes and isolates sharing one Deno KV
  * database (private to `server/kv/`): two `deno serve` processes on one
  * file, the isolates of `deno serve --parallel`, Deno Deploy's isolates on
- * the project's KV, Node processes through `@deno/kv`.
+ * the project's KV, Node processes on one file.
  *
  * Deno KV's `watch()` does not see another process's writes to a local file,
  * and its queues hand each message to one listener, not to all; so messages

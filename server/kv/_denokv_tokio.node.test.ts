@@ -1,5 +1,6 @@
-// How many Tokio workers `@deno/kv`'s add-on runs once the store opens a file, counted in a
-// process of its own (the add-on makes its runtime once per process, when it loads).
+// How many Tokio workers `@deno/kv`'s add-on runs once the store has loaded it (on Node 20; later
+// lines open the file through node:sqlite) and opened a file, counted in a process of its own
+// (the add-on makes its runtime once per process, when it loads).
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -13,8 +14,9 @@ const MODULE = fileURLToPath(new URL("./_denokv.ts", import.meta.url));
 
 const SCRIPT = `
 import { readdirSync, readFileSync } from "node:fs";
-const { openKv } = await import(${JSON.stringify(MODULE)});
-const { kv } = await openKv(process.argv[1]);
+const { importDenoKv } = await import(${JSON.stringify(MODULE)});
+const { openKv } = await importDenoKv();
+const kv = await openKv(process.argv[1]);
 await kv.get(["x"]);
 const names = readdirSync("/proc/self/task")
   .map((t) => readFileSync("/proc/self/task/" + t + "/comm", "utf8").trim());

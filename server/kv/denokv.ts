@@ -1,13 +1,14 @@
 /**
  * `denoKvStore()`: the store in a Deno KV (SQLite) file, through Deno's own
- * KV on Deno and the `@deno/kv` package on Node. Keys are Deno KV keys as
+ * KV on Deno, Node's own SQLite (`node:sqlite`) on Node 22 and later, and the
+ * `@deno/kv` package on Node 20 (`_denokv.ts`). Keys are Deno KV keys as
  * they are; versions are versionstamps; expiry is `expireIn` plus a check on
  * read, because Deno KV removes expired keys only eventually.
  *
  * Values above about 60 KB (Deno KV takes 64 KiB per value) are split into
  * chunks written before the commit that stores their manifest, so a value
  * may be as large as memory allows while the commit itself stays small.
- * A commit may check at most 100 keys on Deno and 10 on Node (`@deno/kv`),
+ * A commit may check at most 100 keys (10 on Node 20, through `@deno/kv`),
  * and write at most 1000 keys; larger ones fail with an error saying so.
  *
  * A Deno KV file, and Deno's own KV on Deno Deploy, may be opened by several

@@ -35,7 +35,7 @@ export type StoreOpener = (url: string) => Promise<Store>;
 
 const denoKv = async (path: string): Promise<Store> => {
   const { denoKvStore } = await import("./denokv.ts");
-  // On Node, Deno KV comes from @deno/kv, imported when the store opens.
+  // On Node 20, Deno KV comes from @deno/kv, imported when the store opens (later lines use node:sqlite).
   return await needs("@deno/kv", "denokv", () => denoKvStore(path || undefined));
 };
 

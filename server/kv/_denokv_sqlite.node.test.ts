@@ -1,0 +1,266 @@
+// The Deno KV file through node:sqlite (Node 22 and later) beside `@deno/kv` and Deno on the same
+// file. On a Node without node:sqlite (20) the store opens the file with the add-on, and this file
+// checks that instead.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import process from "node:process";
+import { after, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { importDenoKv, type Kv, openKv } from "./_denokv.ts";
+import { leanKv } from "./_denokv_napi.ts";
+import { isLocked, retryingKv } from "./_denokv_retry.ts";
+import { nodeSqlite, sqliteKv } from "./_denokv_sqlite.ts";
+
+const dir = await mkdtemp(join(tmpdir(), "tether-sqlite-"));
+after(() => rm(dir, { recursive: true, force: true }));
+let n = 0;
+const fresh = () => join(dir, `f${n++}.db`);
+
+const major = Number(process.versions.node.split(".")[0]);
+const sqlite = nodeSqlite();
+
+/** `@deno/kv`'s handle on `path`, as the store opens it on Node 20. */
+async function addonKv(path: string): Promise<Kv> {
+  const { openKv: libraryKv } = await importDenoKv();
+  return leanKv(await libraryKv(path) as unknown as Kv);
+}
+
+/** Runs `code` in a child process on this Node with this test's loader; its stdout and stderr. */
+function node(code: string, ...args: string[]): Promise<{ out: string; err: string }> {
+  return new Promise((resolve, reject) =>
+    execFile(
+      process.execPath,
+      [...process.execArgv, "--input-type=module", "-e", code, ...args],
+      (
+        error,
+        out,
+        err,
+      ) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve({ out, err })),
+    )
+  );
+}
+
+if (sqlite === undefined) {
+  test("without node:sqlite (Node 20) the store opens its file through @deno/kv", async () => {
+    assert.ok(major < 22, `Node ${process.versions.node} should have node:sqlite`);
+    const { kv } = await openKv(fresh());
+    await kv.atomic().set(["a"], new Uint8Array([1])).commit();
+    assert.deepEqual((await kv.get(["a"])).value, new Uint8Array([1]));
+    kv.close();
+    if (process.platform === "linux") {
+      // The add-on's runtime thread exists only once the add-on is loaded.
+      const threads = readdirSync("/proc/self/task")
+        .map((t) => readFileSync(`/proc/self/task/${t}/comm`, "utf8").trim());
+      assert.ok(threads.some((t) => t.startsWith("tokio-rt-worker")), threads.join(", "));
+    }
+  });
+} else {
+  test("node:sqlite opens Deno KV files on Node 22 and later", () => {
+    assert.ok(major >= 22);
+  });
+
+  test("a file @deno/kv made opens through node:sqlite and the other way round, with the same tables", async () => {
+    const made = fresh();
+    const addon = await addonKv(made);
+    const first = await addon.atomic().set(["b", 1], new Uint8Array([7, 8]))
+      .set(["v"], { j: "[1]", x: 1e15 }).commit();
+    addon.close();
+
+    const lean = sqliteKv(sqlite, made);
+    assert.deepEqual(await lean.get(["b", 1]), {
+      key: ["b", 1],
+      value: new Uint8Array([7, 8]),
+      versionstamp: first.versionstamp,
+    });
+    assert.deepEqual((await lean.get(["v"])).value, { j: "[1]", x: 1e15 });
+    const second = await lean.atomic().check({ key: ["b", 1], versionstamp: first.versionstamp! })
+      .set(["b", 2], "two").delete(["v"]).commit();
+    assert.equal(second.ok, true);
+    assert.ok(second.versionstamp! > first.versionstamp!);
+    lean.close();
+
+    const again = await addonKv(made);
+    assert.deepEqual(
+      (await Array.fromAsync(again.list({ prefix: ["b"] }))).map((
+        e,
+      ) => [e.key, e.value, e.versionstamp]),
+      [[["b", 1], new Uint8Array([7, 8]), first.versionstamp], [
+        ["b", 2],
+        "two",
+        second.versionstamp,
+      ]],
+    );
+    assert.equal((await again.get(["v"])).value, null);
+    again.close();
+
+    // A file node:sqlite made has the tables, indexes and migration state @deno/kv makes.
+    const ours = fresh();
+    sqliteKv(sqlite, ours).close();
+    const theirs = fresh();
+    (await addonKv(theirs)).close();
+    const schema = (path: string) => {
+      const db = new sqlite.DatabaseSync(path);
+      try {
+        return {
+          tables: db.prepare("select type, name, sql from sqlite_master order by name").all(),
+          migrated: db.prepare("select k, version from migration_state").all(),
+          counter: db.prepare("select k, version, seq from data_version").all(),
+          journal: db.prepare("pragma journal_mode").get(),
+        };
+      } finally {
+        db.close();
+      }
+    };
+    assert.deepEqual(schema(ours), schema(theirs));
+  });
+
+  test("both handles on one file share its counter: each checks what the other wrote", async () => {
+    const path = fresh();
+    const lean = sqliteKv(sqlite, path);
+    const addon = await addonKv(path);
+    try {
+      let stamp: string | null = null;
+      const seen: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const kv = i % 2 ? addon : lean;
+        const other = i % 2 ? lean : addon;
+        assert.equal(
+          (await other.get(["k"])).versionstamp,
+          stamp,
+          `write ${i}: the other handle's version`,
+        );
+        const stale = await kv.atomic().check({
+          key: ["k"],
+          versionstamp: stamp === null ? "0".repeat(20) : null,
+        })
+          .set(["k"], i).commit();
+        assert.equal(stale.ok, false, `write ${i}: a stale check fails`);
+        const done = await kv.atomic().check({ key: ["k"], versionstamp: stamp }).set(["k"], i)
+          .commit();
+        assert.equal(done.ok, true, `write ${i}: the current check holds`);
+        stamp = done.versionstamp!;
+        seen.push(stamp);
+      }
+      assert.deepEqual(seen, [...seen].sort(), "versionstamps rise across both handles");
+      assert.equal(new Set(seen).size, seen.length);
+    } finally {
+      lean.close();
+      addon.close();
+    }
+  });
+
+  test("expired keys are deleted by the sweep, which raises the file's counter as Deno KV does", async () => {
+    const path = fresh();
+    const lean = sqliteKv(sqlite, path);
+    try {
+      await lean.atomic().set(["gone"], 1, { expireIn: 1 }).set(["kept"], 2).commit();
+      const counter = () => {
+        const db = new sqlite.DatabaseSync(path);
+        try {
+          return Number(db.prepare("select version from data_version where k = 0").get()!.version);
+        } finally {
+          db.close();
+        }
+      };
+      const before = counter();
+      assert.equal(lean.collectExpired(Date.now() - 60_000), 0, "nothing has expired yet");
+      assert.equal(lean.collectExpired(Date.now() + 10), 1);
+      assert.equal(counter(), before + 1);
+      assert.equal((await lean.get(["gone"])).value, null);
+      assert.equal((await lean.get(["kept"])).value, 2);
+      assert.equal(lean.collectExpired(Date.now() + 10), 0);
+      assert.equal(counter(), before + 1, "a sweep that deletes nothing leaves the counter");
+    } finally {
+      lean.close();
+    }
+  });
+
+  test("a file another connection is writing refuses at once as locked, and the store's retry waits it out", async () => {
+    const path = fresh();
+    const lean = sqliteKv(sqlite, path);
+    const other = new sqlite.DatabaseSync(path);
+    try {
+      other.exec("begin immediate");
+      const started = Date.now();
+      const refused = await lean.atomic().set(["a"], 1).commit().then(() => null, (e) => e);
+      assert.ok(isLocked(refused), `locked, not ${refused}`);
+      assert.ok(Date.now() - started < 1_000, "the event loop was not held waiting for the lock");
+      assert.equal((await lean.get(["a"])).value, null, "nothing was applied");
+
+      const retried = retryingKv(lean).atomic().set(["a"], 2).commit();
+      setTimeout(() => other.exec("commit"), 50);
+      assert.equal((await retried).ok, true);
+      assert.equal((await lean.get(["a"])).value, 2);
+    } finally {
+      other.close();
+      lean.close();
+    }
+  });
+
+  test("commits asked in one turn of the event loop keep their order", async () => {
+    const lean = sqliteKv(sqlite, fresh());
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => lean.atomic().set(["n"], i).commit()),
+      );
+      const stamps = results.map((r) => r.versionstamp!);
+      assert.deepEqual(stamps, [...stamps].sort());
+      assert.equal((await lean.get(["n"])).value, 19);
+    } finally {
+      lean.close();
+    }
+  });
+
+  test("Node's notice that SQLite is experimental is not printed when the store opens its file", async () => {
+    const module = fileURLToPath(new URL("./_denokv.ts", import.meta.url));
+    const { out, err } = await node(
+      `const { openKv } = await import(${JSON.stringify(module)});
+      const { kv } = await openKv(process.argv[1]);
+      await kv.atomic().set(["a"], 1).commit();
+      console.log(JSON.stringify((await kv.get(["a"])).value));
+      kv.close();`,
+      fresh(),
+    );
+    assert.equal(out.trim().split("\n").at(-1), "1");
+    assert.doesNotMatch(err, /ExperimentalWarning|SQLite is an experimental/);
+  });
+
+  test("Deno reads and checks what node:sqlite wrote to a file, and node:sqlite what Deno wrote", async () => {
+    const path = fresh();
+    const lean = sqliteKv(sqlite, path);
+    const wrote = await lean.atomic().set(["from", "node"], new Uint8Array([1, 2, 3])).commit();
+    lean.close();
+    const deno = join(dirname(createRequire(import.meta.url).resolve("deno/bin.cjs")), "deno");
+    const script = `
+      const kv = await Deno.openKv(Deno.args[0]);
+      const seen = await kv.get(["from", "node"]);
+      const done = await kv.atomic().check(seen).set(["from", "deno"], new Uint8Array([4])).commit();
+      console.log(JSON.stringify({ value: [...seen.value], versionstamp: seen.versionstamp, done: done.versionstamp }));
+      kv.close();`;
+    const answer = await new Promise<string>((resolve, reject) =>
+      execFile(
+        deno,
+        ["eval", "--quiet", "--unstable-kv", "--no-config", script, path],
+        { env: { ...process.env, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" } },
+        (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)),
+      )
+    );
+    const seen = JSON.parse(answer.trim().split("\n").at(-1)!);
+    assert.deepEqual(seen.value, [1, 2, 3]);
+    assert.equal(seen.versionstamp, wrote.versionstamp);
+    const back = sqliteKv(sqlite, path);
+    try {
+      const entry = await back.get(["from", "deno"]);
+      assert.deepEqual(entry.value, new Uint8Array([4]));
+      assert.equal(entry.versionstamp, seen.done);
+      assert.ok(seen.done > wrote.versionstamp!);
+    } finally {
+      back.close();
+    }
+  });
+}
