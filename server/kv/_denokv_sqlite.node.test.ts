@@ -60,9 +60,30 @@ if (sqlite === undefined) {
     }
   });
 } else {
-  test("node:sqlite opens Deno KV files on Node 22 and later", () => {
-    assert.ok(major >= 22);
-  });
+  test(
+    "on Node 22 and later the store opens its file through node:sqlite, never loading the add-on",
+    {
+      skip: process.platform !== "linux" && "threads are counted in /proc (Linux)",
+    },
+    async () => {
+      assert.ok(major >= 22);
+      const module = fileURLToPath(new URL("./_denokv.ts", import.meta.url));
+      const { out } = await node(
+        `import { readdirSync, readFileSync } from "node:fs";
+      const { openKv } = await import(${JSON.stringify(module)});
+      const { kv } = await openKv(process.argv[1]);
+      await kv.atomic().set(["a"], 1).commit();
+      const threads = readdirSync("/proc/self/task")
+        .map((t) => readFileSync("/proc/self/task/" + t + "/comm", "utf8").trim());
+      console.log(JSON.stringify({ value: (await kv.get(["a"])).value, threads }));
+      kv.close();`,
+        fresh(),
+      );
+      const { value, threads } = JSON.parse(out.trim().split("\n").at(-1)!);
+      assert.equal(value, 1);
+      assert.ok(!threads.some((t: string) => t.startsWith("tokio-rt-worker")), threads.join(", "));
+    },
+  );
 
   test("a file @deno/kv made opens through node:sqlite and the other way round, with the same tables", async () => {
     const made = fresh();
