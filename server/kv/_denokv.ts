@@ -104,6 +104,9 @@ export const INLINE_BYTES = 60_000;
 /** Chunks outlive their manifest's expiry by this much, so a reader that saw the manifest still finds them. */
 export const CHUNK_GRACE_MS = 60_000;
 
+/** Deno KV's limits on a commit and a read, as Deno (and `node:sqlite`'s path) take them. */
+const DENO_LIMITS: KvLimits = { checks: 100, mutations: 1000, bytes: 819_200, reads: 10 };
+
 interface DenoLike {
   openKv?(path?: string): Promise<Kv>;
 }
@@ -133,7 +136,7 @@ export async function openKv(path: string | null): Promise<{ kv: Kv; limits: KvL
     }
     return {
       kv: retryingKv(await (path === null ? deno.openKv() : deno.openKv(path))),
-      limits: { checks: 100, mutations: 1000, bytes: 819_200, reads: 10 },
+      limits: DENO_LIMITS,
     };
   }
   // Node 22 and later: the file through Node's own SQLite (docs/stores.md); Node 20: `@deno/kv`.
@@ -142,15 +145,15 @@ export async function openKv(path: string | null): Promise<{ kv: Kv; limits: KvL
     return {
       // Opening migrates the file in a transaction, which waits while another process writes.
       kv: retryingKv(
-        await retryLocked(() => Promise.resolve().then(() => sqliteKv(sqlite, path!))),
+        await retryLocked(() => new Promise<Kv>((resolve) => resolve(sqliteKv(sqlite, path!)))),
       ),
-      limits: { checks: 100, mutations: 1000, bytes: 819_200, reads: 10 },
+      limits: DENO_LIMITS,
     };
   }
   const { openKv } = await importDenoKv();
   // @deno/kv (0.14) refuses more than 10 checks per commit where Deno allows 100.
   const kv = retryingKv(leanKv(await openKv(path!) as unknown as Kv));
-  return { kv, limits: { checks: 10, mutations: 1000, bytes: 819_200, reads: 10 } };
+  return { kv, limits: { ...DENO_LIMITS, checks: 10 } };
 }
 
 /**

@@ -48,11 +48,6 @@ function value(entry: RawEntry): unknown {
     : storedValue(entry.encoding, entry.value);
 }
 
-function encodeValue(v: unknown): { data: Uint8Array; encoding: number } {
-  const [data, encoding] = valueToStore(v);
-  return { data, encoding };
-}
-
 /** The range holding exactly one key: [key, key + 00). */
 function exactly(packed: Uint8Array): ReadRange {
   return { start: packed, end: withByte(packed, 0), limit: 1, reverse: false };
@@ -138,7 +133,7 @@ class LeanKv implements Kv {
       set(key, v, options) {
         mutations.push({
           key: packKey(key),
-          value: encodeValue(v),
+          value: valueToStore(v),
           expireAtMs: options?.expireIn === undefined ? undefined : Date.now() + options.expireIn,
         });
         return op;

@@ -36,13 +36,13 @@ export function storedValue(encoding: number, bytes: Uint8Array): unknown {
  *
  * @example
  * ```ts
- * valueToStore({ j: "1" })[1]; // V8
+ * valueToStore({ j: "1" }).encoding; // V8
  * ```
  */
-export function valueToStore(v: unknown): [bytes: Uint8Array, encoding: number] {
-  if (v instanceof Uint8Array) return [v, BYTES];
+export function valueToStore(v: unknown): { data: Uint8Array; encoding: number } {
+  if (v instanceof Uint8Array) return { data: v, encoding: BYTES };
   // The store's envelopes, nearly every value, skip v8.serialize's serializer object.
-  return [isEnvelope(v) ? serializeEnvelope(v) : serialize(v), V8];
+  return { data: isEnvelope(v) ? serializeEnvelope(v) : serialize(v), encoding: V8 };
 }
 
 /**

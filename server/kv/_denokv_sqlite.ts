@@ -41,7 +41,6 @@ interface Database {
   exec(sql: string): void;
   prepare(sql: string): Statement;
   close(): void;
-  readonly isTransaction?: boolean;
 }
 interface SqliteModule {
   DatabaseSync: new (path: string, options?: Record<string, unknown>) => Database;
@@ -119,7 +118,7 @@ export function nodeSqlite(): SqliteModule | undefined {
 }
 
 /** Deno KV's versionstamp of a version: its 8 bytes big-endian, then 2 zero bytes, in hex. */
-export function versionstampOf(version: number): string {
+function versionstampOf(version: number): string {
   return version.toString(16).padStart(16, "0") + "0000";
 }
 
@@ -163,6 +162,19 @@ function migrate(db: Database): void {
     db.exec("rollback");
     throw error;
   }
+}
+
+/** `work`'s result as a promise; what it throws, as a rejection. */
+function answer<T>(work: () => T): Promise<T> {
+  return new Promise((resolve) => resolve(work()));
+}
+
+/** A row's value and versionstamp. */
+function stored(row: Record<string, unknown>): { value: unknown; versionstamp: string } {
+  return {
+    value: storedValue(row.v_encoding as number, row.v as Uint8Array),
+    versionstamp: versionstampOf(row.version as number),
+  };
 }
 
 type Mutation = [key: Uint8Array, value: Uint8Array | null, encoding: number, expireAt: number];
@@ -243,36 +255,22 @@ export class SqliteKv implements Kv {
     }
   }
 
-  #entry(key: KvKey, row: Record<string, unknown> | undefined): KvEntryMaybe {
-    return row === undefined ? { key, value: null, versionstamp: null } : {
-      key,
-      value: storedValue(row.v_encoding as number, row.v as Uint8Array),
-      versionstamp: versionstampOf(row.version as number),
-    };
+  #entry(key: KvKey): KvEntryMaybe {
+    const row = this.#point.get(packKey(key));
+    return row === undefined ? { key, value: null, versionstamp: null } : { key, ...stored(row) };
   }
 
   get(key: KvKey): Promise<KvEntryMaybe> {
-    try {
-      return Promise.resolve(this.#entry(key, this.#point.get(packKey(key))));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return answer(() => this.#entry(key));
   }
 
   getMany(keys: KvKey[]): Promise<KvEntryMaybe[]> {
-    try {
-      if (keys.length === 1) {
-        return Promise.resolve([this.#entry(keys[0], this.#point.get(packKey(keys[0])))]);
-      }
-      return Promise.resolve(
-        this.#inTransaction(
-          "begin",
-          () => keys.map((key) => this.#entry(key, this.#point.get(packKey(key)))),
-        ),
-      );
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    // Several keys are read in one transaction: one snapshot, as Deno KV's reads are.
+    return answer(() =>
+      keys.length === 1
+        ? [this.#entry(keys[0])]
+        : this.#inTransaction("begin", () => keys.map((key) => this.#entry(key)))
+    );
   }
 
   list(
@@ -284,11 +282,7 @@ export class SqliteKv implements Kv {
       options,
       (range) =>
         (range.reverse ? this.#scanReverse : this.#scan).all(range.start, range.end, range.limit)
-          .map((row) => ({
-            key: row.k as Uint8Array,
-            value: storedValue(row.v_encoding as number, row.v as Uint8Array),
-            versionstamp: versionstampOf(row.version as number),
-          })),
+          .map((row) => ({ key: row.k as Uint8Array, ...stored(row) })),
     );
   }
 
@@ -316,9 +310,9 @@ export class SqliteKv implements Kv {
         return op;
       },
       set(key, v, options) {
-        const [bytes, encoding] = valueToStore(v);
+        const { data, encoding } = valueToStore(v);
         const expireAt = options?.expireIn === undefined ? -1 : Date.now() + options.expireIn;
-        mutations.push([packKey(key), bytes, encoding, expireAt]);
+        mutations.push([packKey(key), data, encoding, expireAt]);
         return op;
       },
       delete(key) {
@@ -328,11 +322,7 @@ export class SqliteKv implements Kv {
       commit() {
         // At once, so reads and commits apply in the order asked, as on `@deno/kv`'s one
         // thread; the write queue already gathers the commits asked meanwhile into one.
-        try {
-          return Promise.resolve(commit());
-        } catch (error) {
-          return Promise.reject(error);
-        }
+        return answer(commit);
       },
     };
     return op;
