@@ -150,7 +150,7 @@ test("no text, thinking or tool-preview event reaches a client and no prose reac
 test("prose is removed from a cancelled decision's stored message too", async () => {
   const { h, ask } = decide([{ text: "narration", delayMs: 5_000 }]);
   const turn = ask("cx");
-  await new Promise((r) => setTimeout(r, 50));
+  await h.started("cx");
   await h.call("POST", "/api/chat/cx/cancel");
   const res = await turn;
   assert.equal(res.body.error_type, "cancelled");

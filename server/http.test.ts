@@ -88,7 +88,7 @@ test("cancel ends the live turn as cancelled and keeps the session usable", asyn
   );
   const h = harness({ model });
   const turn = h.chat({ session_id: "cx", content: "go" });
-  await new Promise((r) => setTimeout(r, 50));
+  await h.started("cx");
   const cancel = await h.call("POST", "/api/chat/cx/cancel");
   assert.deepEqual(cancel.body, { cancelled: true });
   const res = await turn;

@@ -26,6 +26,8 @@ export interface Harness {
     body?: unknown,
     headers?: Record<string, string>,
   ): Promise<{ status: number; body: any }>;
+  /** Waits (up to 5 s) until session `id` exists: a turn asked for it has begun. */
+  started(id: string): Promise<void>;
   warnings: string[];
   close(): Promise<void>;
 }
@@ -70,6 +72,13 @@ export function harness(options: Partial<RuntimeOptions> = {}): Harness {
     app,
     call,
     chat: (body, headers) => call("POST", "/api/chat", body, headers),
+    async started(id) {
+      for (let i = 0; i < 500; i++) {
+        if ((await call("GET", `/api/sessions/${id}/messages`)).status === 200) return;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error(`session ${id} was not created within 5 s`);
+    },
     warnings,
     close: () => app.close(),
   };
