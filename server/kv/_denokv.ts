@@ -50,9 +50,18 @@ export interface Kv {
 
 /** What one atomic commit may hold. */
 export interface KvLimits {
+  /** Keys one commit may check. */
   checks: number;
+  /** Keys one commit may write or delete. */
   mutations: number;
+  /**
+   * Bytes one commit may carry, as Deno KV counts them: every checked, written and deleted key,
+   * and each written key again with its value.
+   */
   bytes: number;
+  /** Bytes the keys one commit writes (not those it checks or deletes) may take together. */
+  keyBytes: number;
+  /** Keys one read may ask for. */
   reads: number;
 }
 
@@ -85,10 +94,7 @@ export function assertKeySize(key: readonly string[], what = "key"): void {
   let bound = 0;
   for (const part of key) bound += 2 + part.length * 4;
   if (bound <= MAX_KEY_BYTES) return;
-  let bytes = 0;
-  for (const part of key) {
-    bytes += 2 + utf8.encode(part).length + (part.match(/\0/g)?.length ?? 0);
-  }
+  const bytes = keyBytes(key);
   if (bytes > MAX_KEY_BYTES) {
     throw new RangeError(
       `Store ${what} takes ${bytes} bytes in Deno KV, over its limit of ${MAX_KEY_BYTES}; ` +
@@ -96,6 +102,51 @@ export function assertKeySize(key: readonly string[], what = "key"): void {
     );
   }
 }
+
+// deno-lint-ignore no-control-regex -- ASCII without NUL packs one byte a character, escaping nothing
+const PLAIN = /^[\x01-\x7f]*$/;
+
+/**
+ * The bytes `text` takes in UTF-8.
+ *
+ * @example
+ * ```ts
+ * utf8Length("日"); // 3
+ * ```
+ */
+export function utf8Length(text: string): number {
+  return PLAIN.test(text) ? text.length : utf8.encode(text).length;
+}
+
+/**
+ * The bytes a key takes in Deno KV: a string part is a type byte, its UTF-8 bytes (a NUL
+ * escaped by one more byte) and a terminator; a number 9 bytes, a boolean one. Deno KV counts
+ * these against its limits on a commit (`KvLimits.bytes`, `KvLimits.keyBytes`).
+ *
+ * @example
+ * ```ts
+ * keyBytes(["session", "demo-1"]); // 17
+ * ```
+ */
+export function keyBytes(key: KvKey): number {
+  let bytes = 0;
+  for (const part of key) {
+    if (typeof part === "string") {
+      bytes += PLAIN.test(part)
+        ? 2 + part.length
+        : 2 + utf8.encode(part).length + (part.match(/\0/g)?.length ?? 0);
+    } else bytes += typeof part === "boolean" ? 1 : 9; // a number: a type byte and a double
+  }
+  return bytes;
+}
+
+/**
+ * Bytes the envelope `{ j: text }` (with an expiry or not) takes at most in V8's serialisation,
+ * beyond `storedBytes(text)`: the header, the two property names, tags, lengths and a double.
+ */
+export const ENVELOPE_BYTES = 32;
+/** Deno KV's largest value, in bytes (its own serialisation, or bytes as they are). */
+export const MAX_VALUE_BYTES = 65_536;
 
 /** Bytes per chunk: Deno KV stores a Uint8Array value of up to 64 KiB as is. */
 export const CHUNK_BYTES = 65_536;
@@ -105,7 +156,13 @@ export const INLINE_BYTES = 60_000;
 export const CHUNK_GRACE_MS = 60_000;
 
 /** Deno KV's limits on a commit and a read, as Deno (and `node:sqlite`'s path) take them. */
-const DENO_LIMITS: KvLimits = { checks: 100, mutations: 1000, bytes: 819_200, reads: 10 };
+export const DENO_LIMITS: KvLimits = {
+  checks: 100,
+  mutations: 1000,
+  bytes: 819_200,
+  keyBytes: 81_920,
+  reads: 10,
+};
 
 interface DenoLike {
   openKv?(path?: string): Promise<Kv>;

@@ -18,9 +18,11 @@ import { assertKey, checkExpireIn, encodeValue } from "./_codec.ts";
 import {
   assertKeySize,
   deleteChunks,
+  ENVELOPE_BYTES,
   INLINE_BYTES,
   isExpired,
   isManifest,
+  keyBytes,
   type Kv,
   type KvEntryMaybe,
   type KvLimits,
@@ -34,8 +36,13 @@ import type { Sole } from "./_denokv_sole.ts";
 import type { Check, Key, Mutation } from "./store.ts";
 
 const RETRY = Symbol("retry");
-/** Inline bytes one commit may hold: leaves room in Deno KV's 800 KiB for keys, checks and envelopes. */
-export const INLINE_BUDGET = 700_000;
+/**
+ * Bytes of Deno KV's limit on a commit (`KvLimits.bytes`) left spare: room for the hold's own
+ * record (`_denokv_sole.ts`) beside what the writer counts.
+ */
+export const COMMIT_SPARE = 4_096;
+/** Bytes of Deno KV's limit on a commit's written keys (`KvLimits.keyBytes`) left spare, as above. */
+export const KEY_SPARE = 512;
 
 /** One key a commit writes, its value encoded. */
 export interface Write {
@@ -50,8 +57,41 @@ export interface Write {
   fresh: boolean;
   /** Only other processes read it (`Mutation.forOthers`): kept in memory while the file is held. */
   others: boolean;
+  /** Bytes the key takes in Deno KV (`keyBytes()`). */
+  keyBytes: number;
+  /** Bytes the value takes inline in its envelope, at most (0 for a delete); see `chunk`. */
+  bytes: number;
   manifest?: Manifest;
 }
+
+/**
+ * What a commit of `checks` and `writes` carries against Deno KV's limits (`KvLimits.bytes` and
+ * `.keyBytes`), as Deno counts it, with chunked values as their manifests and room for a check
+ * guarding each written key that is not fresh (the writer adds those).
+ *
+ * @example
+ * ```ts
+ * const { bytes, keyBytes } = commitBytes([], prepare(limits, [], [{ key: ["a"], value: 1 }]));
+ * ```
+ */
+export function commitBytes(
+  checks: readonly { key: Key }[],
+  writes: readonly Write[],
+): { bytes: number; keyBytes: number } {
+  let bytes = 0;
+  let keys = 0;
+  for (const c of checks) bytes += keyBytes(c.key);
+  for (const w of writes) {
+    bytes += w.fresh ? w.keyBytes : 2 * w.keyBytes;
+    if (w.text === undefined) continue;
+    bytes += w.keyBytes + (w.chunk ? MANIFEST_BYTES : w.bytes);
+    keys += w.keyBytes;
+  }
+  return { bytes, keyBytes: keys };
+}
+
+/** Bytes a chunked value's manifest takes at most in its envelope. */
+const MANIFEST_BYTES = 256;
 
 /**
  * Applies prepared writes if every check holds, chunking large values; see the module doc.
@@ -125,15 +165,18 @@ export function prepare(
     const text = m.value === undefined ? undefined : encodeValue(m.value);
     const expireIn = m.expireIn === undefined ? undefined : checkExpireIn(m.expireIn);
     const id = JSON.stringify(m.key);
+    const stored = text === undefined ? 0 : storedBytes(text);
     byKey.delete(id); // the last mutation of a key wins, in its own position
     byKey.set(id, {
       key: m.key,
       id,
       text,
       expireIn,
-      chunk: text !== undefined && storedBytes(text) > INLINE_BYTES,
+      chunk: stored > INLINE_BYTES,
       fresh: m.fresh === true,
       others: m.forOthers === true,
+      keyBytes: keyBytes(m.key),
+      bytes: text === undefined ? 0 : stored + ENVELOPE_BYTES,
     });
   }
   if (byKey.size > limits.mutations) {
@@ -143,13 +186,20 @@ export function prepare(
   }
   const writes = [...byKey.values()];
   // Keep the commit under Deno KV's 800 KiB: the largest values go to chunks first.
-  let inline = 0;
-  for (const w of writes) if (w.text !== undefined && !w.chunk) inline += storedBytes(w.text);
-  for (const w of [...writes].sort((a, b) => (b.text?.length ?? 0) - (a.text?.length ?? 0))) {
-    if (inline <= INLINE_BUDGET || w.text === undefined) break;
-    if (w.chunk) continue;
-    inline -= storedBytes(w.text);
-    w.chunk = true;
+  let { bytes } = commitBytes(checks, writes);
+  if (bytes > limits.bytes - COMMIT_SPARE) {
+    for (const w of [...writes].sort((a, b) => b.bytes - a.bytes)) {
+      if (bytes <= limits.bytes - COMMIT_SPARE || w.text === undefined) break;
+      if (w.chunk) continue;
+      bytes -= w.bytes - MANIFEST_BYTES;
+      w.chunk = true;
+    }
+  }
+  const sizes = commitBytes(checks, writes);
+  if (sizes.bytes > limits.bytes - COMMIT_SPARE || sizes.keyBytes > limits.keyBytes - KEY_SPARE) {
+    throw new Error(
+      `Deno KV takes at most ${limits.bytes} bytes and ${limits.keyBytes} bytes of written keys per commit; this one's keys take ${sizes.bytes} and ${sizes.keyBytes}, so split it.`,
+    );
   }
   return writes;
 }

@@ -6,7 +6,7 @@ import { type Kv, type KvEntryMaybe, type KvKey, openKv } from "./_denokv.ts";
 import { KnownVersions } from "./_denokv_known.ts";
 import { KvReader } from "./_denokv_reader.ts";
 
-const LIMITS = { checks: 10, mutations: 1000, bytes: 819_200, reads: 10 };
+const LIMITS = { checks: 10, mutations: 1000, bytes: 819_200, keyBytes: 81_920, reads: 10 };
 
 /** A Deno KV handle in memory that notes the keys of each read it is asked for. */
 async function counted(): Promise<{ kv: Kv; reads: string[][] }> {

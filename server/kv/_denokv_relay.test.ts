@@ -154,3 +154,39 @@ test("while its store holds the file alone, a relay reads once, then nothing unt
     opened.kv.close();
   }
 });
+
+test("a relay sizes its entries in bytes: messages of three-byte characters arrive, alone and many together", async () => {
+  // Deno KV keeps at most 64 KiB a value. 25,000 characters of "日" are 75,000 bytes of UTF-8,
+  // and twelve messages of 9,000 are 324,000: counted in characters, both fit an entry.
+  const path = join(dir, "wide.db");
+  const { kv: kvA, limits } = await openKv(path);
+  const { kv: kvB } = await openKv(path);
+  const gotB: string[] = [];
+  const relayA = new KvRelay(kvA, new KvWriter(kvA, limits), limits, () => {});
+  const relayB = new KvRelay(
+    kvB,
+    new KvWriter(kvB, limits),
+    limits,
+    (channel, text) => gotB.push(`${channel}:${text.length}`),
+  );
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await relayA.publish("one", JSON.stringify("日".repeat(25_000)));
+    await Promise.all(
+      Array.from(
+        { length: 12 },
+        (_, i) => relayA.publish(`many${i}`, JSON.stringify("日".repeat(9_000))),
+      ),
+    );
+    await until("B to get all thirteen", () => gotB.length >= 13);
+    assert.deepEqual(gotB, [
+      "one:25002",
+      ...Array.from({ length: 12 }, (_, i) => `many${i}:9002`),
+    ]);
+  } finally {
+    await relayA.close();
+    await relayB.close();
+    kvA.close();
+    kvB.close();
+  }
+});

@@ -36,6 +36,7 @@ import {
   type KvLimits,
   type Manifest,
   readChunks,
+  utf8Length,
   writeChunks,
 } from "./_denokv.ts";
 import type { KvWriter } from "./_denokv_writer.ts";
@@ -52,13 +53,15 @@ export const RELAY_KEEP_MS = 60_000;
 /** An origin whose head was not listed for this long is forgotten (its messages expired before). */
 const FORGET_MS = 2 * RELAY_KEEP_MS;
 /**
- * Message text above this many characters is written as chunks; below it, messages share an
- * entry up to this many characters in all (Deno KV holds at most 64 KiB a value).
+ * A message whose entry would take more than this many bytes (its text as a JSON string, in
+ * UTF-8) is written as chunks; below it, messages share an entry up to this many bytes in all
+ * (Deno KV holds at most 64 KiB a value). Bytes, not characters: a character of Chinese or
+ * Japanese text takes three.
  */
-const INLINE_CHARS = 30_000;
-/** Messages per commit, and their inline characters in all (within Deno KV's 800 KiB a commit). */
+const INLINE_BYTES = 60_000;
+/** Messages per commit, and their inline bytes in all (within Deno KV's 800 KiB a commit). */
 const PER_COMMIT = 256;
-const COMMIT_CHARS = 300_000;
+const COMMIT_BYTES = 300_000;
 
 const RELAY = false;
 const HEADS = [RELAY, "h"] as const;
@@ -94,7 +97,14 @@ interface Known {
 interface Queued {
   channel: string;
   text: string;
+  /** Bytes its item takes in an entry's JSON (`itemBytes()`). */
+  bytes: number;
   done: { resolve(): void; reject(error: unknown): void };
+}
+
+/** Bytes the item of a message takes in an entry's JSON, with the comma before it. */
+function itemBytes(channel: string, text: string): number {
+  return utf8Length(JSON.stringify(channel)) + utf8Length(JSON.stringify(text)) + 12;
 }
 
 /**
@@ -171,7 +181,12 @@ export class KvRelay {
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {
-      this.#queue.push({ channel, text, done: { resolve, reject } });
+      this.#queue.push({
+        channel,
+        text,
+        bytes: itemBytes(channel, text),
+        done: { resolve, reject },
+      });
       if (!this.#writing) void this.#write();
     });
   }
@@ -198,13 +213,13 @@ export class KvRelay {
     this.#writing = true;
     try {
       while (this.#queue.length) {
-        let chars = 0;
+        let bytes = 0;
         let count = 0;
         while (count < Math.min(PER_COMMIT, this.#queue.length)) {
-          const text = this.#queue[count].text;
-          const inline = text.length > INLINE_CHARS ? 0 : text.length;
-          if (count > 0 && chars + inline > COMMIT_CHARS) break;
-          chars += inline;
+          const size = this.#queue[count].bytes;
+          const inline = size > INLINE_BYTES ? 0 : size;
+          if (count > 0 && bytes + inline > COMMIT_BYTES) break;
+          bytes += inline;
           count++;
         }
         const batch = this.#queue.splice(0, count);
@@ -224,7 +239,7 @@ export class KvRelay {
               expireIn: RELAY_KEEP_MS,
             })),
             { key: [...HEADS, this.#origin], value: jsonBytes(head), expireIn: RELAY_KEEP_MS },
-          ], chars);
+          ]);
           for (const q of batch) q.done.resolve();
         } catch (error) {
           for (const q of batch) q.done.reject(error);
@@ -239,21 +254,20 @@ export class KvRelay {
   async #pack(batch: Queued[]): Promise<Item[][]> {
     const entries: Item[][] = [];
     let open: Item[] | null = null;
-    let chars = 0;
+    let bytes = 0;
     for (const q of batch) {
-      if (q.text.length > INLINE_CHARS) {
+      if (q.bytes > INLINE_BYTES) {
         const m = await writeChunks(this.#kv, this.#limits, q.text, RELAY_KEEP_MS);
         entries.push([{ c: q.channel, m }]);
         open = null;
         continue;
       }
-      const size = q.text.length + q.channel.length;
-      if (open === null || chars + size > INLINE_CHARS) {
+      if (open === null || bytes + q.bytes > INLINE_BYTES) {
         entries.push(open = []);
-        chars = 0;
+        bytes = 0;
       }
       open.push({ c: q.channel, t: q.text });
-      chars += size;
+      bytes += q.bytes;
     }
     return entries;
   }

@@ -285,3 +285,48 @@ if (sqlite === undefined) {
     }
   });
 }
+
+test("the store's handle refuses each commit Deno KV refuses, and takes each one at its limits", async () => {
+  // On Node 22 and later the handle is node:sqlite's, checked here beside the add-on's: a file
+  // written through it holds nothing Deno could not have written, and it fails as Deno does.
+  // The add-on lets a commit's written keys pass 80 KiB, which Deno refuses (denokv's own
+  // limit); the store's write queue keeps within it on every path.
+  const handles: [string, Kv, boolean][] = [
+    ["the store's", (await openKv(fresh())).kv, sqlite !== undefined],
+  ];
+  if (sqlite !== undefined) handles.push(["@deno/kv's", await addonKv(fresh()), false]);
+  const bytes = (n: number) => new Uint8Array(n).fill(7);
+  const long = (i: number) => `${i}`.padStart(2_042, "k");
+  const cases: [string, (kv: Kv) => Promise<unknown>, boolean, "keys"?][] = [
+    ["a value of 64 KiB", (kv) => kv.atomic().set(["v"], bytes(65_536)).commit(), true],
+    ["a value of 64 KiB and a byte", (kv) => kv.atomic().set(["v"], bytes(65_537)).commit(), false],
+    ["1,000 keys", (kv) => many(kv, 1_000, () => 0), true],
+    ["1,001 keys", (kv) => many(kv, 1_001, () => 0), false],
+    ["80 KiB of written keys", (kv) => many(kv, 40, long), true],
+    ["more than 80 KiB of written keys", (kv) => many(kv, 41, long), false, "keys"],
+    ["800 KiB in all", (kv) => many(kv, 12, () => bytes(65_536)), true],
+    ["more than 800 KiB in all", (kv) => many(kv, 13, () => bytes(65_536)), false],
+  ];
+  try {
+    for (const [name, kv, keyLimit] of handles) {
+      for (const [what, commit, accepted, limit] of cases) {
+        if (limit === "keys" && !keyLimit) continue;
+        const outcome = await commit(kv).then(() => true, () => false);
+        assert.equal(outcome, accepted, `${name} handle, ${what}`);
+      }
+    }
+  } finally {
+    for (const [, kv] of handles) kv.close();
+  }
+});
+
+/** Commits `count` keys at once: `["m", i]` set to `value(i)`, or keyed by it when it is a string. */
+function many(kv: Kv, count: number, value: (i: number) => unknown): Promise<unknown> {
+  const op = kv.atomic();
+  for (let i = 0; i < count; i++) {
+    const v = value(i);
+    if (typeof v === "string") op.set([v], 0);
+    else op.set(["m", i], v);
+  }
+  return op.commit();
+}

@@ -26,7 +26,15 @@
  */
 
 import process from "node:process";
-import type { Kv, KvAtomic, KvEntryMaybe, KvKey } from "./_denokv.ts";
+import {
+  DENO_LIMITS,
+  type Kv,
+  type KvAtomic,
+  type KvEntryMaybe,
+  type KvKey,
+  MAX_KEY_BYTES,
+  MAX_VALUE_BYTES,
+} from "./_denokv.ts";
 import { pagedList, storedValue, valueToStore } from "./_denokv_rows.ts";
 import { packKey } from "./_denokv_wire.ts";
 
@@ -179,6 +187,40 @@ function stored(row: Record<string, unknown>): { value: unknown; versionstamp: s
 
 type Mutation = [key: Uint8Array, value: Uint8Array | null, encoding: number, expireAt: number];
 
+/**
+ * Refuses, before any write, a commit Deno KV itself would refuse, so a file written here holds
+ * nothing Deno or `@deno/kv` could not have written, and each path fails alike: at most 100
+ * checks and 1,000 mutations; keys of at most 2 KiB and values of at most 64 KiB; 800 KiB in all
+ * (every key, and each written key again with its value); 80 KiB of written keys.
+ */
+function withinLimits(checks: readonly [Uint8Array, unknown][], mutations: readonly Mutation[]) {
+  const refuse = (what: string) => {
+    throw new TypeError(`Deno KV refuses this commit: ${what}.`);
+  };
+  if (checks.length > DENO_LIMITS.checks) refuse(`it checks more than ${DENO_LIMITS.checks} keys`);
+  if (mutations.length > DENO_LIMITS.mutations) {
+    refuse(`it writes more than ${DENO_LIMITS.mutations} keys`);
+  }
+  let bytes = 0;
+  let keyBytes = 0;
+  for (const [key] of checks) {
+    if (key.length > MAX_KEY_BYTES) refuse(`a key takes more than ${MAX_KEY_BYTES} bytes`);
+    bytes += key.length;
+  }
+  for (const [key, value] of mutations) {
+    if (key.length > MAX_KEY_BYTES) refuse(`a key takes more than ${MAX_KEY_BYTES} bytes`);
+    bytes += key.length;
+    if (value === null) continue;
+    if (value.length > MAX_VALUE_BYTES) refuse(`a value takes more than ${MAX_VALUE_BYTES} bytes`);
+    bytes += key.length + value.length;
+    keyBytes += key.length;
+  }
+  if (bytes > DENO_LIMITS.bytes) refuse(`it carries more than ${DENO_LIMITS.bytes} bytes`);
+  if (keyBytes > DENO_LIMITS.keyBytes) {
+    refuse(`the keys it writes take more than ${DENO_LIMITS.keyBytes} bytes`);
+  }
+}
+
 /** A Deno KV file on `node:sqlite`. */
 export class SqliteKv implements Kv {
   #db: Database;
@@ -289,8 +331,9 @@ export class SqliteKv implements Kv {
   atomic(): KvAtomic {
     const checks: [Uint8Array, string | null][] = [];
     const mutations: Mutation[] = [];
-    const commit = (): { ok: boolean; versionstamp?: string } =>
-      this.#inTransaction("begin immediate", () => {
+    const commit = (): { ok: boolean; versionstamp?: string } => {
+      withinLimits(checks, mutations);
+      return this.#inTransaction("begin immediate", () => {
         for (const [key, expected] of checks) {
           const row = this.#versionOf.get(key);
           const actual = row === undefined ? null : versionstampOf(row.version as number);
@@ -304,6 +347,7 @@ export class SqliteKv implements Kv {
         }
         return { ok: true, versionstamp: versionstampOf(version) };
       });
+    };
     const op: KvAtomic = {
       check(...more) {
         for (const c of more) checks.push([packKey(c.key), c.versionstamp]);

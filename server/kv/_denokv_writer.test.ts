@@ -175,7 +175,7 @@ test("raw sets join the group of the commits queued beside them, and go alone wh
     const writer = new KvWriter(counting, limits);
     const answers = await Promise.all([
       writer.commit([{ key: ["r", "s"], version: null }], [{ key: ["r", "s"], value: 1 }]),
-      writer.raw([{ key: [false, "o", "x", 0], value: { l: [], a: 1 }, expireIn: 60_000 }], 0),
+      writer.raw([{ key: [false, "o", "x", 0], value: { l: [], a: 1 }, expireIn: 60_000 }]),
       writer.commit([], [{ key: ["r", "t"], value: 2, fresh: true }]),
     ]);
     assert.ok(answers.every((a) => a !== null));
@@ -186,7 +186,7 @@ test("raw sets join the group of the commits queued beside them, and go alone wh
       { l: [], a: 1 },
       "stored as given",
     );
-    assert.ok(await ok(writer.raw([{ key: [false, "h", "x"], value: { n: 0, a: 1 } }], 0)));
+    assert.ok(await ok(writer.raw([{ key: [false, "h", "x"], value: { n: 0, a: 1 } }])));
     assert.equal(commits, 2);
     assert.deepEqual((await kv.get([false, "h", "x"])).value, { n: 0, a: 1 });
   } finally {

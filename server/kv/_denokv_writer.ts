@@ -27,14 +27,25 @@
 
 import {
   deleteChunks,
+  ENVELOPE_BYTES,
   isManifest,
+  keyBytes,
   type Kv,
   type KvKey,
   type KvLimits,
   type Manifest,
+  storedBytes,
 } from "./_denokv.ts";
 import { KnownVersions } from "./_denokv_known.ts";
-import { checksHold, commitAlone, INLINE_BUDGET, prepare, type Write } from "./_denokv_commit.ts";
+import {
+  checksHold,
+  COMMIT_SPARE,
+  commitAlone,
+  commitBytes,
+  KEY_SPARE,
+  prepare,
+  type Write,
+} from "./_denokv_commit.ts";
 import type { Sole } from "./_denokv_sole.ts";
 import { log } from "../log.ts";
 import type { Check, Mutation } from "./store.ts";
@@ -54,7 +65,10 @@ interface Job {
   /** Every key the commit checks or writes, as JSON. */
   keys: string[];
   alone: boolean;
+  /** What the commit carries against Deno KV's limits (`commitBytes()`). */
   bytes: number;
+  /** Bytes of the keys it writes. */
+  keyBytes: number;
   /** Keys set as they are, beside `writes` (none checked, none read). */
   raw?: readonly RawSet[];
   /**
@@ -117,6 +131,7 @@ export class KvWriter {
     const checkIds = checks.map((c) => JSON.stringify(c.key));
     const keys = new Set(checkIds);
     for (const w of writes) keys.add(w.id);
+    const size = commitBytes(checks, writes);
     return new Promise((resolve, reject) => {
       this.#queue.push({
         checks,
@@ -124,7 +139,8 @@ export class KvWriter {
         writes,
         keys: [...keys],
         alone: writes.some((w) => w.chunk),
-        bytes: writes.reduce((n, w) => n + (w.text?.length ?? 0), 0),
+        bytes: size.bytes,
+        keyBytes: size.keyBytes,
         // A key written twice in one commit is one write: answer each mutation by its key.
         resolve: writes.length === mutations.length ? resolve : (versions) => {
           if (versions === null) return resolve(null);
@@ -144,10 +160,20 @@ export class KvWriter {
 
   /**
    * Sets `sets` as they are (no envelope, no codec), with the next group: keys no store read
-   * meets and no other job writes, such as the relay's. `chars` is what their values hold in
-   * text, for the group's byte budget. Resolves the versionstamp.
+   * meets and no other job writes, such as the relay's. Resolves the versionstamp.
    */
-  raw(sets: readonly RawSet[], chars: number): Promise<string | null> {
+  raw(sets: readonly RawSet[]): Promise<string | null> {
+    let bytes = 0;
+    let keys = 0;
+    for (const r of sets) {
+      const k = keyBytes(r.key);
+      // The relay's values are bytes; anything else is counted as its JSON text would be stored.
+      bytes += 2 * k +
+        (r.value instanceof Uint8Array
+          ? r.value.length
+          : storedBytes(JSON.stringify(r.value) ?? "") + ENVELOPE_BYTES);
+      keys += k;
+    }
     return new Promise((resolve, reject) => {
       this.#queue.push({
         checks: [],
@@ -155,7 +181,8 @@ export class KvWriter {
         writes: [],
         keys: sets.map((r) => JSON.stringify(r.key)),
         alone: false,
-        bytes: chars,
+        bytes,
+        keyBytes: keys,
         raw: sets,
         resolve: (versions) => resolve(versions?.[0] ?? null),
         reject,
@@ -209,6 +236,7 @@ export class KvWriter {
     let checks = 0;
     let mutations = 0;
     let bytes = 0;
+    let keyTotal = 0;
     // Alone on the file, a commit's own checks are decided here: none reaches the database.
     const maxChecks = this.#sole?.checked === false ? Infinity : this.#limits.checks;
     // Room for the holder record's renewal.
@@ -219,10 +247,13 @@ export class KvWriter {
         break;
       }
       const job = queue[i];
-      const fits = !job.alone && job.keys.every((k) => !taken.has(k)) &&
-        checks + job.checks.length <= maxChecks &&
-        mutations + job.writes.length + (job.raw?.length ?? 0) <= maxMutations &&
-        bytes + job.bytes <= INLINE_BUDGET;
+      // The first always goes (within the limits by `prepare()`): a job left first for ever would
+      // hold up the queue for ever.
+      const fits = i === 0 || !job.alone && job.keys.every((k) => !taken.has(k)) &&
+          checks + job.checks.length <= maxChecks &&
+          mutations + job.writes.length + (job.raw?.length ?? 0) <= maxMutations &&
+          bytes + job.bytes <= this.#limits.bytes - COMMIT_SPARE &&
+          keyTotal + job.keyBytes <= this.#limits.keyBytes - KEY_SPARE;
       // A job left behind still holds its keys, so no later job on them overtakes it.
       for (const k of job.keys) taken.add(k);
       if (!fits) {
@@ -233,6 +264,7 @@ export class KvWriter {
       checks += job.checks.length;
       mutations += job.writes.length + (job.raw?.length ?? 0);
       bytes += job.bytes;
+      keyTotal += job.keyBytes;
     }
     this.#queue = rest;
     return group;

@@ -115,3 +115,34 @@ test("denokv store takes keys up to Deno KV's 2 KiB and refuses longer ones befo
     await store.close();
   }
 });
+
+test("commits queued together stay within Deno KV's bytes a commit: text of two-byte characters and long keys", async () => {
+  // Each commit alone is within Deno KV's limits; all at once they are not. The store's write
+  // queue puts waiting commits into one, so it must count as Deno KV does: a character of "日"
+  // is two bytes in a value, and written keys may take 80 KiB in all.
+  const store = await denoKvStore(join(dir, "group-bytes.db"));
+  try {
+    const wide = (tag: string) =>
+      Array.from(
+        { length: 10 },
+        (_, i) => ({ key: ["w", tag, `${i}`], value: "日".repeat(29_000) }),
+      );
+    const longKeys = (tag: string) =>
+      Array.from(
+        { length: 20 },
+        (_, i) => ({ key: ["k", tag, `${i}`.padStart(110, "0")], value: i }),
+      );
+    const results = await Promise.allSettled([
+      store.commit([], [{ key: ["first"], value: 1 }]),
+      store.commit([], wide("a")),
+      store.commit([], wide("b")),
+      ...Array.from({ length: 40 }, (_, i) => store.commit([], longKeys(`${i}`))),
+    ]);
+    const failed = results.filter((r) => r.status === "rejected");
+    assert.deepEqual(failed.map((r) => String((r as PromiseRejectedResult).reason)), []);
+    assert.equal((await store.list(["w"])).length, 20);
+    assert.equal((await store.list(["k"])).length, 800);
+  } finally {
+    await store.close();
+  }
+});
