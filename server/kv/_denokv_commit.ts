@@ -186,7 +186,8 @@ export function prepare(
   }
   const writes = [...byKey.values()];
   // Keep the commit under Deno KV's 800 KiB: the largest values go to chunks first.
-  let { bytes } = commitBytes(checks, writes);
+  // Chunking a value changes what the commit carries, never the keys it writes.
+  let { bytes, keyBytes: keys } = commitBytes(checks, writes);
   if (bytes > limits.bytes - COMMIT_SPARE) {
     for (const w of [...writes].sort((a, b) => b.bytes - a.bytes)) {
       if (bytes <= limits.bytes - COMMIT_SPARE || w.text === undefined) break;
@@ -195,10 +196,9 @@ export function prepare(
       w.chunk = true;
     }
   }
-  const sizes = commitBytes(checks, writes);
-  if (sizes.bytes > limits.bytes - COMMIT_SPARE || sizes.keyBytes > limits.keyBytes - KEY_SPARE) {
+  if (bytes > limits.bytes - COMMIT_SPARE || keys > limits.keyBytes - KEY_SPARE) {
     throw new Error(
-      `Deno KV takes at most ${limits.bytes} bytes and ${limits.keyBytes} bytes of written keys per commit; this one's keys take ${sizes.bytes} and ${sizes.keyBytes}, so split it.`,
+      `Deno KV takes at most ${limits.bytes} bytes per commit, ${limits.keyBytes} of them in written keys; this one carries ${bytes}, ${keys} in written keys, so split it.`,
     );
   }
   return writes;
