@@ -46,6 +46,12 @@ export interface Kv {
   ): AsyncIterable<KvEntryMaybe>;
   atomic(): KvAtomic;
   close(): void;
+  /**
+   * The handle does each call's work before the call returns, on the event loop's own thread
+   * (`node:sqlite`), so a call's answer is ready at once; Deno's handle and the add-on's work
+   * elsewhere and answer each call from a callback of its own.
+   */
+  readonly synchronous?: boolean;
 }
 
 /** What one atomic commit may hold. */

@@ -67,6 +67,7 @@ export function retryingKv(kv: Kv): Kv {
     list: (selector, options) => list(kv, selector, options),
     atomic: () => new RetriedAtomic(kv),
     close: () => kv.close(),
+    ...(kv.synchronous ? { synchronous: true } : {}),
   };
 }
 

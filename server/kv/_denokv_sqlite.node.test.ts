@@ -51,6 +51,8 @@ if (sqlite === undefined) {
     const { kv } = await openKv(fresh());
     await kv.atomic().set(["a"], new Uint8Array([1])).commit();
     assert.deepEqual((await kv.get(["a"])).value, new Uint8Array([1]));
+    // The add-on answers from callbacks of its own: the write queue answers a group at once.
+    assert.notEqual(kv.synchronous, true);
     kv.close();
     if (process.platform === "linux") {
       // The add-on's runtime thread exists only once the add-on is loaded.
@@ -60,6 +62,15 @@ if (sqlite === undefined) {
     }
   });
 } else {
+  test("node:sqlite's handle says it answers at once, so the write queue spreads a group's answers", async () => {
+    const { kv } = await openKv(fresh());
+    try {
+      assert.equal(kv.synchronous, true);
+    } finally {
+      kv.close();
+    }
+  });
+
   test(
     "on Node 22 and later the store opens its file through node:sqlite, never loading the add-on",
     {

@@ -223,6 +223,7 @@ function withinLimits(checks: readonly [Uint8Array, unknown][], mutations: reado
 
 /** A Deno KV file on `node:sqlite`. */
 export class SqliteKv implements Kv {
+  readonly synchronous = true;
   #db: Database;
   #point: Statement;
   #scan: Statement;

@@ -193,3 +193,45 @@ test("raw sets join the group of the commits queued beside them, and go alone wh
     kv.close();
   }
 });
+
+test("over a handle that answers at once, the commits of one group are answered one turn of the event loop each: what awaits one runs on before the next is answered", async () => {
+  const { kv, limits } = await openKv(join(dir, "answers.db"));
+  try {
+    // The real handle, declared as `node:sqlite`'s declares itself (this line may run the add-on).
+    const writer = new KvWriter(
+      { ...withRival(kv, () => Promise.resolve()), synchronous: true },
+      limits,
+    );
+    const steps: string[] = [];
+    // Each awaiter goes on through several microtasks, as a turn goes on through its model stream.
+    const awaiter = async (name: string, commit: Promise<unknown>) => {
+      assert.notEqual(await commit, null);
+      for (let i = 0; i < 4; i++) {
+        steps.push(`${name}${i}`);
+        await Promise.resolve();
+      }
+    };
+    // Queued in one task, so the three go out as one group.
+    await Promise.all(
+      ["a", "b", "c"].map((name) =>
+        awaiter(name, writer.commit([], [{ key: ["answers", name], value: name }]))
+      ),
+    );
+    assert.deepEqual(steps, [
+      "a0",
+      "a1",
+      "a2",
+      "a3",
+      "b0",
+      "b1",
+      "b2",
+      "b3",
+      "c0",
+      "c1",
+      "c2",
+      "c3",
+    ]);
+  } finally {
+    kv.close();
+  }
+});
