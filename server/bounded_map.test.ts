@@ -62,3 +62,26 @@ test("clear removes every key of both generations, and the map keeps its limit a
   for (let i = 0; i < 10; i++) map.set(`n${i}`, i);
   assert.ok(map.size <= 4, `${map.size} keys`);
 });
+
+test("add() sets a new key as set() does, and a key it adds again shadows its older value for good", () => {
+  const map = new BoundedMap<string, number>(4, { pinned: (key) => key === "pinned" });
+  for (let i = 0; i < 100; i++) {
+    map.add(`k${i}`, i);
+    assert.equal(map.get(`k${i}`), i);
+    assert.ok(map.size <= 4, `size ${map.size} at ${i}`);
+  }
+  assert.equal(map.get("k0"), undefined);
+  // Against add()'s promise, a key it holds: the newer value wins, through every generation.
+  for (const key of ["again", "pinned"]) {
+    map.set(key, 1);
+    map.set(`between-${key}`, 0);
+    map.set(`and-${key}`, 0); // `key` is in the old generation now
+    map.add(key, 2);
+    assert.equal(map.get(key), 2);
+  }
+  map.set("x", 0);
+  map.set("y", 0);
+  assert.equal(map.get("pinned"), 2, "the old generation's pinned copy did not come back");
+  map.delete("pinned");
+  assert.equal(map.has("pinned"), false, "delete() removes both copies");
+});

@@ -108,7 +108,8 @@ export class KnownVersions {
         if (
           versionstamp !== undefined && w.text !== undefined && !w.chunk && w.expireIn === undefined
         ) {
-          this.#fresh.set(w.id ?? JSON.stringify(w.key), versionstamp);
+          // Never written before, so not remembered yet: no look for an older entry to move.
+          this.#fresh.add(w.id ?? JSON.stringify(w.key), versionstamp);
         }
         continue;
       }
