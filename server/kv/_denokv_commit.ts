@@ -71,7 +71,7 @@ export interface Write {
  *
  * @example
  * ```ts
- * const { bytes, keyBytes } = commitBytes([], prepare(limits, [], [{ key: ["a"], value: 1 }]));
+ * const { bytes, keyBytes } = commitBytes([], prepare(limits, [], [{ key: ["a"], value: 1 }]).writes);
  * ```
  */
 export function commitBytes(
@@ -101,7 +101,7 @@ const MANIFEST_BYTES = 256;
  *
  * @example
  * ```ts
- * const ok = await commitAlone(kv, limits, [], prepare(limits, [], [{ key: ["a"], value: 1 }]));
+ * const ok = await commitAlone(kv, limits, [], prepare(limits, [], [{ key: ["a"], value: 1 }]).writes);
  * ```
  */
 export async function commitAlone(
@@ -137,18 +137,19 @@ export async function commitAlone(
 }
 
 /**
- * Checks the arguments of a commit against Deno KV's limits and encodes its values.
+ * Checks the arguments of a commit against Deno KV's limits and encodes its values; with them,
+ * what the commit carries against those limits (`commitBytes()`, its large values chunked).
  *
  * @example
  * ```ts
- * const writes = prepare(limits, [], [{ key: ["a"], value: 1 }]);
+ * const { writes, bytes, keyBytes } = prepare(limits, [], [{ key: ["a"], value: 1 }]);
  * ```
  */
 export function prepare(
   limits: KvLimits,
   checks: readonly Check[],
   mutations: readonly Mutation[],
-): Write[] {
+): { writes: Write[]; bytes: number; keyBytes: number } {
   for (const check of checks) {
     assertKey(check.key, "check key");
     assertKeySize(check.key, "check key");
@@ -201,7 +202,7 @@ export function prepare(
       `Deno KV takes at most ${limits.bytes} bytes per commit, ${limits.keyBytes} of them in written keys; this one carries ${bytes}, ${keys} in written keys, so split it.`,
     );
   }
-  return writes;
+  return { writes, bytes, keyBytes: keys };
 }
 
 /**

@@ -31,6 +31,7 @@
 
 import {
   fromJsonBytes,
+  INLINE_BYTES,
   jsonBytes,
   type Kv,
   type KvLimits,
@@ -52,13 +53,6 @@ export const RELAY_QUIET_MS = 5_000;
 export const RELAY_KEEP_MS = 60_000;
 /** An origin whose head was not listed for this long is forgotten (its messages expired before). */
 const FORGET_MS = 2 * RELAY_KEEP_MS;
-/**
- * A message whose entry would take more than this many bytes (its text as a JSON string, in
- * UTF-8) is written as chunks; below it, messages share an entry up to this many bytes in all
- * (Deno KV holds at most 64 KiB a value). Bytes, not characters: a character of Chinese or
- * Japanese text takes three.
- */
-const INLINE_BYTES = 60_000;
 /** Messages per commit, and their inline bytes in all (within Deno KV's 800 KiB a commit). */
 const PER_COMMIT = 256;
 const COMMIT_BYTES = 300_000;
@@ -102,7 +96,12 @@ interface Queued {
   done: { resolve(): void; reject(error: unknown): void };
 }
 
-/** Bytes the item of a message takes in an entry's JSON, with the comma before it. */
+/**
+ * Bytes the item of a message takes in an entry's JSON, with the comma before it. A message whose
+ * item takes more than `INLINE_BYTES` (the store's own line for a value kept inline) is written as
+ * chunks; below it, messages share an entry up to that many bytes in all (Deno KV holds at most
+ * 64 KiB a value). Bytes, not characters: a character of Chinese or Japanese text takes three.
+ */
 function itemBytes(channel: string, text: string): number {
   return utf8Length(JSON.stringify(channel)) + utf8Length(JSON.stringify(text)) + 12;
 }

@@ -41,7 +41,6 @@ import {
   checksHold,
   COMMIT_SPARE,
   commitAlone,
-  commitBytes,
   KEY_SPARE,
   prepare,
   type Write,
@@ -121,6 +120,11 @@ export class KvWriter {
   /** Whether each commit is answered on a turn of the event loop of its own (`onATurnOfItsOwn`). */
   #spread: boolean;
 
+  /** How a job's promise is resolved: at once, or on a turn of its own (`onATurnOfItsOwn`). */
+  #answer<T>(settled: (value: T) => void): (value: T) => void {
+    return this.#spread ? onATurnOfItsOwn(settled) : settled;
+  }
+
   /**
    * `sole`: the gate of a store on a file (its commits then keep one of Deno KV's checks for
    * it); without one, commits go out as they are.
@@ -141,26 +145,26 @@ export class KvWriter {
     checks: readonly Check[],
     mutations: readonly Mutation[],
   ): Promise<(string | null)[] | null> {
-    let writes: Write[];
+    let prepared: ReturnType<typeof prepare>;
     try {
-      writes = prepare(this.#limits, checks, mutations);
+      prepared = prepare(this.#limits, checks, mutations);
     } catch (error) {
       return Promise.reject(error);
     }
+    const { writes } = prepared;
     const checkIds = checks.map((c) => JSON.stringify(c.key));
     const keys = new Set(checkIds);
     for (const w of writes) keys.add(w.id);
-    const size = commitBytes(checks, writes);
     return new Promise((settled, reject) => {
-      const resolve = this.#spread ? onATurnOfItsOwn(settled) : settled;
+      const resolve = this.#answer(settled);
       this.#queue.push({
         checks,
         checkIds,
         writes,
         keys: [...keys],
         alone: writes.some((w) => w.chunk),
-        bytes: size.bytes,
-        keyBytes: size.keyBytes,
+        bytes: prepared.bytes,
+        keyBytes: prepared.keyBytes,
         // A key written twice in one commit is one write: answer each mutation by its key.
         resolve: writes.length === mutations.length ? resolve : (versions) => {
           if (versions === null) return resolve(null);
@@ -195,7 +199,7 @@ export class KvWriter {
       keys += k;
     }
     return new Promise((settled, reject) => {
-      const resolve = this.#spread ? onATurnOfItsOwn(settled) : settled;
+      const resolve = this.#answer(settled);
       this.#queue.push({
         checks: [],
         checkIds: [],
