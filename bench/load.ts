@@ -77,7 +77,7 @@ const FLOOR_YIELDS = 8;
 /** The Node flags `npm start` runs the runtime with; every server here, the floor too, gets them. */
 const START_FLAGS = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
   .scripts.start as string).match(/^node((?:\s+--\S+)*)\s/)?.[1].trim().split(/\s+/) ?? [];
-const NODE_FLAGS = (process.env.LOAD_NODE_FLAGS ?? START_FLAGS.join(" ")).split(" ").filter(
+export const NODE_FLAGS = (process.env.LOAD_NODE_FLAGS ?? START_FLAGS.join(" ")).split(" ").filter(
   Boolean,
 );
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -97,7 +97,7 @@ interface Peer {
  * the repository into one JavaScript module, as `npm start` runs built JavaScript rather than a
  * TypeScript loader; packages stay imports, resolved from node_modules beside the output.
  */
-function compiled(file: string): Promise<string> {
+export function compiled(file: string): Promise<string> {
   let built = builds.get(file);
   if (!built) builds.set(file, built = compile(file));
   return built;

@@ -34,4 +34,5 @@ export const BENCH_PARTS: Record<string, () => Promise<unknown>> = {
   context: async () => (await import("./context.ts")).benchContext(),
   long: async () => (await import("./long.ts")).benchLong(),
   idle: async () => (await import("./load.ts")).benchIdle(),
+  instructions: async () => (await import("./instructions.ts")).benchInstructions(),
 };

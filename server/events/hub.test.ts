@@ -261,3 +261,33 @@ test("the log is trimmed by number: a full log costs one small listing every 50 
   assert.deepEqual(after, Array.from({ length: 100 }, (_, i) => 251 + i));
   await hub.stop();
 });
+
+test("a shared store that no other process writes now carries no event; once another is there, it carries them", async () => {
+  const inner = memoryStore();
+  const carried: unknown[] = [];
+  let alone: number | null = 1;
+  const store = wrapStore(inner, {
+    name: "held-alone",
+    capabilities: { shared: true, durable: true },
+    publish: (channel, message) => (carried.push(message), inner.publish(channel, message)),
+    alone: () => alone,
+  });
+  const hub = new EventHub(store, 1000, true);
+  await hub.start();
+  const seen: number[] = [];
+  const stop = hub.subscribe("s1", (e) => seen.push(e.payload.seq));
+  await hub.publish("s1", "assistant:status", status);
+  await hub.flush("s1");
+  assert.deepEqual(seen, [1], "this process's own listeners still get the event");
+  assert.equal(carried.length, 0, "nobody else could read it: nothing goes through the store");
+  alone = null;
+  await hub.publish("s1", "assistant:status", status);
+  await hub.flush("s1");
+  await hub.stop();
+  assert.deepEqual(seen, [1, 2]);
+  assert.deepEqual(
+    carried.map((m) => (m as { event: { payload: { seq: number } } }).event.payload.seq),
+    [2],
+  );
+  stop();
+});

@@ -9,7 +9,11 @@
  * travel through the store's publish/subscribe, so a client attached to one
  * process sees the turns another process runs. Only the process holding a
  * session's lease publishes its events, and it takes the next sequence number
- * from the shared log when it takes the lease (`resync`).
+ * from the shared log when it takes the lease (`resync`). While no other
+ * process can write the store (`Store.alone()`: a Deno KV file this process
+ * holds alone) nobody is there to read them, so none goes through the store:
+ * another process's store opens on the file only once this one has yielded it,
+ * and its clients read what came before from the log.
  *
  * On a durable store an event reaches no client before it is in the log:
  * events are written in batches (those published while a write runs go out
@@ -239,7 +243,8 @@ export class EventHub {
   /** Delivers an event to local subscribers and, on a shared store, to other processes. */
   #send(sessionId: string, full: SessionEvent): void {
     this.#deliver(sessionId, full);
-    if (!this.#shared) return;
+    // A store no other process writes now (`Store.alone()`) has nobody to carry the event to.
+    if (!this.#shared || this.#store.alone() !== null) return;
     const wire: Wire = { origin: this.#origin, session: sessionId, event: full };
     // One publish at a time per session: a pooled store (Postgres) would otherwise reorder them.
     const sent = (this.#sends.get(sessionId) ?? Promise.resolve())
