@@ -24,15 +24,13 @@
  *
  * @module
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { createInterface } from "node:readline";
-import { NODE_LINES, nodeBinary } from "../scripts/node_lines.ts";
 import { table } from "./_stats.ts";
-import { compiled, NODE_FLAGS } from "./load.ts";
+import { compiled, lineBinary, lineReader, NODE_FLAGS, RUNNING } from "./load.ts";
 
 const WARMUP = Number(process.env.INSTR_WARMUP ?? 15);
 const ROUNDS = Number(process.env.INSTR_ROUNDS ?? 2);
@@ -52,17 +50,11 @@ const TARGETS = [
   { target: "denokv", label: "Tether, Deno KV file" },
 ];
 
-/** Lines of a child's stdout, one at a time. */
-function lines(child: ChildProcess): () => Promise<string> {
-  const queue: string[] = [];
-  const waiting: ((line: string) => void)[] = [];
-  createInterface({ input: child.stdout! }).on("line", (line) => {
-    const w = waiting.shift();
-    if (w) w(line);
-    else queue.push(line);
-  });
-  child.once("exit", () => waiting.splice(0).forEach((w) => w("")));
-  return () => queue.length ? Promise.resolve(queue.shift()!) : new Promise((r) => waiting.push(r));
+/** The next line a child prints, as JSON; an error naming `who` once it has exited. */
+async function answerOf(read: () => Promise<string | null>, who: string): Promise<unknown> {
+  const line = await read();
+  if (line === null) throw new Error(`${who} exited before answering`);
+  return JSON.parse(line);
 }
 
 /** Whether valgrind's callgrind can be run here. */
@@ -126,11 +118,11 @@ async function count(
     stdio: ["pipe", "pipe", "inherit"],
   });
   try {
-    const { url } = JSON.parse(await lines(server)()) as { url: string };
-    const answer = lines(client);
+    const { url } = await answerOf(lineReader(server), "the server") as { url: string };
+    const answer = lineReader(client);
     const round = async () => {
       client.stdin!.write(`${JSON.stringify({ url, turns: TURNS, sessions: SESSIONS })}\n`);
-      const result = JSON.parse(await answer()) as { error_count: number };
+      const result = await answerOf(answer, "the load process") as { error_count: number };
       return TURNS - result.error_count;
     };
     for (let i = 0; i < WARMUP; i++) await round();
@@ -171,22 +163,9 @@ export async function benchInstructions(): Promise<void> {
     console.log("\nNOTE: instructions not counted: valgrind (Debian's package) is not installed");
     return;
   }
-  const running = Number(process.versions.node.split(".")[0]);
   for (const asked of (process.env.INSTR_NODES ?? "24").split(",").map((l) => l.trim())) {
-    const major = asked === "this" ? running : Number(asked);
-    let node = process.execPath;
-    if (major !== running) {
-      const line = NODE_LINES.find((l) => l.major === major);
-      try {
-        if (!line) throw new Error(`no Node ${major} in scripts/node_lines.ts`);
-        node = nodeBinary(line);
-      } catch (error) {
-        console.log(
-          `\nNOTE: instructions not counted on Node ${major}: ${(error as Error).message}`,
-        );
-        continue;
-      }
-    }
+    const node = lineBinary(asked === "this" ? RUNNING : Number(asked), "instructions not counted");
+    if (node === null) continue;
     const version = execFileSync(node, ["--version"], { encoding: "utf8" }).trim();
     console.log(
       `\n## Instructions per turn on Node ${version}: the load bench's turns under callgrind (${ROUNDS} rounds of ${TURNS} after ${WARMUP}; Node flags: ${

@@ -59,7 +59,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { createInterface, type Interface } from "node:readline";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { dropNamespace, freshNamespace, sharedStores } from "../tests/multiprocess/_stores.ts";
 import { percentile, table } from "./_stats.ts";
@@ -122,6 +122,22 @@ async function compile(file: string): Promise<string> {
   return outfile;
 }
 
+/** The lines a child prints on stdout, one per call; null once it has exited. */
+export function lineReader(child: ChildProcess): () => Promise<string | null> {
+  const queue: string[] = [];
+  const waiting: ((line: string | null) => void)[] = [];
+  createInterface({ input: child.stdout! }).on("line", (line) => {
+    const w = waiting.shift();
+    if (w) w(line);
+    else queue.push(line);
+  });
+  child.once("exit", () => waiting.splice(0).forEach((w) => w(null)));
+  return () =>
+    queue.length
+      ? Promise.resolve(queue.shift()!)
+      : new Promise((resolve) => waiting.push(resolve));
+}
+
 async function peer(
   file: string,
   env: Record<string, string>,
@@ -131,23 +147,14 @@ async function peer(
     env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "inherit"],
   });
-  const lines: Interface = createInterface({ input: child.stdout! });
-  const queue: string[] = [];
-  const waiting: ((line: string | null) => void)[] = [];
-  lines.on("line", (line) => {
-    const w = waiting.shift();
-    if (w) w(line);
-    else queue.push(line);
-  });
+  const line = lineReader(child);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  exited.then(() => waiting.splice(0).forEach((w) => w(null)));
   return {
     child,
     async next() {
-      const line = queue.shift() ??
-        await new Promise<string | null>((resolve) => waiting.push(resolve));
-      if (line === null) throw new Error(`${file} exited before answering`);
-      return JSON.parse(line);
+      const next = await line();
+      if (next === null) throw new Error(`${file} exited before answering`);
+      return JSON.parse(next);
     },
     send: (line) => child.stdin!.write(`${line}\n`),
     async stop() {
@@ -431,7 +438,7 @@ export async function benchLoad(): Promise<void> {
 }
 
 /** The major version of the Node running the bench. */
-const RUNNING = Number(process.versions.node.split(".")[0]);
+export const RUNNING = Number(process.versions.node.split(".")[0]);
 
 /** The Node lines `LOAD_NODES` names (`this,24` unless set), with the version each runs. */
 function nodeLines(): { major: number; version: string }[] {
@@ -447,18 +454,24 @@ function nodeLines(): { major: number; version: string }[] {
 
 /** Points `node` at a line's binary; false (with a NOTE) when it cannot be had. */
 function useLine(major: number): boolean {
-  if (major === RUNNING) {
-    node = process.execPath;
-    return true;
-  }
+  const binary = lineBinary(major, "the bench did not run");
+  if (binary) node = binary;
+  return binary !== null;
+}
+
+/**
+ * The Node binary of a line (the running Node for its own); null, with a NOTE that begins with
+ * `what`, when it cannot be had.
+ */
+export function lineBinary(major: number, what: string): string | null {
+  if (major === RUNNING) return process.execPath;
   const line = NODE_LINES.find((l) => l.major === major);
   try {
     if (!line) throw new Error(`no Node ${major} in scripts/node_lines.ts`);
-    node = nodeBinary(line);
-    return true;
+    return nodeBinary(line);
   } catch (error) {
-    console.log(`\nNOTE: the bench did not run on Node ${major}: ${(error as Error).message}`);
-    return false;
+    console.log(`\nNOTE: ${what} on Node ${major}: ${(error as Error).message}`);
+    return null;
   }
 }
 
