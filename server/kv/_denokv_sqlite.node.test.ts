@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { importDenoKv, type Kv, openKv } from "./_denokv.ts";
 import { leanKv } from "./_denokv_napi.ts";
 import { isLocked, retryingKv } from "./_denokv_retry.ts";
-import { nodeSqlite, sqliteKv } from "./_denokv_sqlite.ts";
+import { EXPIRY_INDEX, nodeSqlite, sqliteKv } from "./_denokv_sqlite.ts";
 
 const dir = await mkdtemp(join(tmpdir(), "tether-sqlite-"));
 after(() => rm(dir, { recursive: true, force: true }));
@@ -96,7 +96,7 @@ if (sqlite === undefined) {
     },
   );
 
-  test("a file @deno/kv made opens through node:sqlite and the other way round, with the same tables", async () => {
+  test("a file @deno/kv made opens through node:sqlite and the other way round, with the same tables but a narrower index on expiry", async () => {
     const made = fresh();
     const addon = await addonKv(made);
     const first = await addon.atomic().set(["b", 1], new Uint8Array([7, 8]))
@@ -130,7 +130,9 @@ if (sqlite === undefined) {
     assert.equal((await again.get(["v"])).value, null);
     again.close();
 
-    // A file node:sqlite made has the tables, indexes and migration state @deno/kv makes.
+    // A file node:sqlite made has the tables, indexes and migration state @deno/kv makes, but
+    // for the index on expiry, which holds only the keys that expire; a file @deno/kv made is
+    // narrowed alike once node:sqlite opens it.
     const ours = fresh();
     sqliteKv(sqlite, ours).close();
     const theirs = fresh();
@@ -148,7 +150,71 @@ if (sqlite === undefined) {
         db.close();
       }
     };
-    assert.deepEqual(schema(ours), schema(theirs));
+    const expiryIndex = (of: ReturnType<typeof schema>) =>
+      (of.tables as { name: string; sql: string }[]).find((t) => t.name === "kv_expiration_ms_idx")
+        ?.sql;
+    const before = schema(theirs);
+    assert.equal(expiryIndex(before), "CREATE INDEX kv_expiration_ms_idx on kv (expiration_ms)");
+    assert.equal(expiryIndex(schema(ours)), EXPIRY_INDEX);
+    const others = (of: ReturnType<typeof schema>) => ({
+      ...of,
+      tables: (of.tables as { name: string }[]).filter((t) => t.name !== "kv_expiration_ms_idx"),
+    });
+    assert.deepEqual(others(schema(ours)), others(before));
+    sqliteKv(sqlite, theirs).close();
+    assert.deepEqual(schema(theirs), schema(ours));
+  });
+
+  test("the index on expiry holds only the keys that expire, and Deno KV's own statements read them from it", async () => {
+    const path = fresh();
+    const lean = sqliteKv(sqlite, path);
+    const addon = await addonKv(path);
+    try {
+      // Keys that never expire and keys that do, written on both paths.
+      await lean.atomic().set(["k", 1], 1).set(["k", 2], 2, { expireIn: 60_000 }).commit();
+      await addon.atomic().set(["k", 3], 3).set(["k", 4], 4, { expireIn: 60_000 }).commit();
+      const db = new sqlite.DatabaseSync(path);
+      try {
+        const indexed = db.prepare(
+          "select count(*) as n from kv indexed by kv_expiration_ms_idx where expiration_ms >= 0",
+        ).get()!;
+        assert.equal(Number(indexed.n), 2);
+        const entries = db.prepare(
+          "select count(*) as n from pragma_index_info('kv_expiration_ms_idx')",
+        ).get()!;
+        assert.equal(Number(entries.n), 1, "the index is on expiration_ms alone");
+        const partial = db.prepare(
+          "select partial from pragma_index_list('kv') where name = 'kv_expiration_ms_idx'",
+        ).get()!;
+        assert.equal(
+          Number(partial.partial),
+          1,
+          "the index holds only the rows its condition names",
+        );
+        // Deno KV's sweep and its look for the next expiry (denokv's SQLite backend), as it
+        // words them: both answered from the index, not by a pass over the table.
+        for (
+          const sql of [
+            "delete from kv where expiration_ms >= 0 and expiration_ms <= ?",
+            "select expiration_ms from kv where expiration_ms >= 0 order by expiration_ms limit 1",
+          ]
+        ) {
+          const plan = db.prepare(`explain query plan ${sql}`).all(
+            ...(sql.includes("?") ? [0] : []),
+          )
+            .map((r) => String(r.detail)).join("; ");
+          assert.match(plan, /USING (COVERING )?INDEX kv_expiration_ms_idx/, `${sql}: ${plan}`);
+        }
+      } finally {
+        db.close();
+      }
+      assert.equal(lean.collectExpired(Date.now() + 120_000), 2);
+      const left = await Array.fromAsync(addon.list({ prefix: ["k"] }));
+      assert.deepEqual(left.map((e) => e.value), [1, 3]);
+    } finally {
+      lean.close();
+      addon.close();
+    }
   });
 
   test("both handles on one file share its counter: each checks what the other wrote", async () => {
@@ -271,7 +337,8 @@ if (sqlite === undefined) {
     const script = `
       const kv = await Deno.openKv(Deno.args[0]);
       const seen = await kv.get(["from", "node"]);
-      const done = await kv.atomic().check(seen).set(["from", "deno"], new Uint8Array([4])).commit();
+      const done = await kv.atomic().check(seen).set(["from", "deno"], new Uint8Array([4]))
+        .set(["expires"], 5, { expireIn: 60000 }).commit();
       console.log(JSON.stringify({ value: [...seen.value], versionstamp: seen.versionstamp, done: done.versionstamp }));
       kv.close();`;
     const answer = await new Promise<string>((resolve, reject) =>
@@ -293,6 +360,21 @@ if (sqlite === undefined) {
       assert.ok(seen.done > wrote.versionstamp!);
     } finally {
       back.close();
+    }
+    // Deno wrote into the narrowed index, left it as it was, and the file is whole.
+    const db = new sqlite.DatabaseSync(path);
+    try {
+      assert.equal(
+        db.prepare("select sql from sqlite_master where name = 'kv_expiration_ms_idx'").get()?.sql,
+        EXPIRY_INDEX,
+      );
+      const indexed = db.prepare(
+        "select count(*) as n from kv indexed by kv_expiration_ms_idx where expiration_ms >= 0",
+      ).get()!;
+      assert.equal(Number(indexed.n), 1);
+      assert.equal(db.prepare("pragma integrity_check").get()?.integrity_check, "ok");
+    } finally {
+      db.close();
     }
   });
 }
