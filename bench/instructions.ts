@@ -30,7 +30,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { table } from "./_stats.ts";
-import { compiled, lineBinary, lineReader, NODE_FLAGS, RUNNING } from "./load.ts";
+import { answerOf, compiled, lineBinary, lineReader, NODE_FLAGS, RUNNING } from "./load.ts";
 
 const WARMUP = Number(process.env.INSTR_WARMUP ?? 15);
 const ROUNDS = Number(process.env.INSTR_ROUNDS ?? 2);
@@ -49,13 +49,6 @@ const TARGETS = [
   { target: "memory", label: "Tether, memory" },
   { target: "denokv", label: "Tether, Deno KV file" },
 ];
-
-/** The next line a child prints, as JSON; an error naming `who` once it has exited. */
-async function answerOf(read: () => Promise<string | null>, who: string): Promise<unknown> {
-  const line = await read();
-  if (line === null) throw new Error(`${who} exited before answering`);
-  return JSON.parse(line);
-}
 
 /** Whether valgrind's callgrind can be run here. */
 function haveCallgrind(): boolean {

@@ -138,6 +138,13 @@ export function lineReader(child: ChildProcess): () => Promise<string | null> {
       : new Promise((resolve) => waiting.push(resolve));
 }
 
+/** The next line a child prints, as JSON; an error naming `who` once it has exited. */
+export async function answerOf(read: () => Promise<string | null>, who: string): Promise<unknown> {
+  const line = await read();
+  if (line === null) throw new Error(`${who} exited before answering`);
+  return JSON.parse(line);
+}
+
 async function peer(
   file: string,
   env: Record<string, string>,
@@ -151,11 +158,7 @@ async function peer(
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return {
     child,
-    async next() {
-      const next = await line();
-      if (next === null) throw new Error(`${file} exited before answering`);
-      return JSON.parse(next);
-    },
+    next: () => answerOf(line, file) as Promise<Record<string, unknown>>,
     send: (line) => child.stdin!.write(`${line}\n`),
     async stop() {
       child.stdin!.end();
